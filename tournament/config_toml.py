@@ -15,9 +15,15 @@ from typing import Any
 from tournament.config_fields import ConfigError
 from tournament.userfiles import UserFileError, read_user_text
 
-__all__ = ["FILE_FIELD", "read_document"]
+__all__ = ["FILE_FIELD", "MAX_NESTING", "read_document"]
 
 FILE_FIELD = "<file>"  # a ConfigError about the file as a whole, not one of its fields
+
+# Tables and arrays in tables and arrays: a config nests four deep at most
+# (bots[1].sandbox.read_only[0]). A field's error quotes its value, and quoting
+# a value nested a thousand deep (`[name.a.a.a...]`, which TOML reads without
+# nesting its reader's calls) raised RecursionError: a traceback.
+MAX_NESTING = 100
 
 
 def read_document(path: Path) -> dict[str, Any]:
@@ -44,7 +50,7 @@ def read_document(path: Path) -> dict[str, Any]:
 
 
 def _too_deep(path: Path) -> str:
-    return f"{path} nests arrays or tables too deeply"
+    return f"{path} nests arrays or tables too deeply (more than {MAX_NESTING} levels)"
 
 
 def _too_many_digits(path: Path) -> str:
@@ -55,16 +61,19 @@ def _too_many_digits(path: Path) -> str:
 
 
 def _shape_problem(document: dict[str, Any], path: Path) -> str | None:
-    """A whole number Python cannot write out in decimal (TOML reads one
-    written in hexadecimal, octal or binary, and a field's error quoting it
-    raised ValueError), or None."""
+    """Tables and arrays nested past MAX_NESTING, or a whole number Python
+    cannot write out in decimal (TOML reads one written in hexadecimal, octal
+    or binary, and a field's error quoting it raised ValueError), or None."""
     limit = sys.get_int_max_str_digits()
     too_long = 10**limit if limit else None
-    waiting: list[Any] = [document]
+    waiting: list[tuple[Any, int]] = [(document, 0)]
     while waiting:
-        value = waiting.pop()
+        value, depth = waiting.pop()
         if isinstance(value, dict | list):
-            waiting.extend(value.values() if isinstance(value, dict) else value)
+            if depth >= MAX_NESTING:
+                return _too_deep(path)
+            children = value.values() if isinstance(value, dict) else value
+            waiting.extend((child, depth + 1) for child in children)
         elif too_long is not None and isinstance(value, int) and abs(value) >= too_long:
             return _too_many_digits(path)
     return None

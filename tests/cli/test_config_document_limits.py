@@ -1,7 +1,7 @@
 """A tournament config whose TOML is valid but whose shape no config has (a
-whole number written in hexadecimal with thousands of digits) stops
-`tournament run` and `sprt` with one line naming the file, exit 2: it ended
-in a traceback."""
+whole number written in hexadecimal with thousands of digits, tables nested a
+thousand deep) stops `tournament run` and `sprt` with one line naming the
+file, exit 2: these ended in a traceback."""
 
 from __future__ import annotations
 
@@ -52,3 +52,19 @@ def test_such_a_number_in_the_sandbox_table_is_refused_too(tmp_path: Path) -> No
         tmp_path, f'game = "sheep-showdown"\n[sandbox]\nmemory_mb = 0x{"f" * 4000}\n' + BOTS
     )
     assert "more than 4,300 digits" in line
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["name", "options", "sprt.candidate", "executor.kind"],
+)
+def test_tables_nested_too_deeply_are_refused(tmp_path: Path, header: str) -> None:
+    """`[name.a.a.a...]` is read by TOML without any depth of calls, and the
+    field's error quoting the value (`name: must be a non-empty string, not
+    {'a': {...}}`) raised RecursionError."""
+    deep = ".".join(["a"] * 990)
+    text = f'game = "sheep-showdown"\n{BOTS}[{header}.{deep}]\n'
+    if header != "name":
+        text = 'name = "cup"\n' + text
+    line = _refused(tmp_path, text)
+    assert line.endswith("nests arrays or tables too deeply (more than 100 levels)"), line
