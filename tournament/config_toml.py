@@ -7,6 +7,7 @@ Part of `tournament.config`, which then checks the document field by field.
 
 from __future__ import annotations
 
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 from tournament.config_fields import ConfigError
 from tournament.userfiles import UserFileError, read_user_text
 
-__all__ = ["FILE_FIELD", "MAX_NESTING", "read_document"]
+__all__ = ["FILE_FIELD", "MAX_KEY_PARTS", "MAX_NESTING", "read_document"]
 
 FILE_FIELD = "<file>"  # a ConfigError about the file as a whole, not one of its fields
 
@@ -24,6 +25,20 @@ FILE_FIELD = "<file>"  # a ConfigError about the file as a whole, not one of its
 # a value nested a thousand deep (`[name.a.a.a...]`, which TOML reads without
 # nesting its reader's calls) raised RecursionError: a traceback.
 MAX_NESTING = 100
+# tomllib takes time that grows with the square of a dotted key's parts: a
+# 1 MB config of one `[a.a.a...]` header was read for minutes. A key of this
+# many parts is refused before it is read (past MAX_NESTING, it is wrong anyway).
+MAX_KEY_PARTS = 1000
+_KEY_PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')"""
+# Each search starts at a part's start only (not inside a word, nor right after
+# a dot or a quote: not inside a string "a.b.c"), and takes a chain whole:
+# starting again at every part of a chain took time growing with the square of
+# its length too.
+_DOTTED_CHAIN = re.compile(
+    rf"""(?<![A-Za-z0-9_."'-]){_KEY_PART}(?:[ \t]*+\.[ \t]*+{_KEY_PART})++"""
+)
+_PART = re.compile(_KEY_PART)
+_SHORTEST_LONG_KEY = 2 * MAX_KEY_PARTS - 1  # characters: a.a.a...
 
 
 def read_document(path: Path) -> dict[str, Any]:
@@ -32,6 +47,12 @@ def read_document(path: Path) -> dict[str, Any]:
         text = read_user_text(path)
     except UserFileError as exc:
         raise ConfigError(FILE_FIELD, str(exc)) from None
+    if _has_long_dotted_key(text):
+        raise ConfigError(
+            FILE_FIELD,
+            f"{path} holds a dotted key of {MAX_KEY_PARTS:,} parts or more (a.b.c...): "
+            f"tables nest {MAX_NESTING} levels deep at most",
+        )
     try:
         # A byte order mark (Windows editors write one) is no TOML statement.
         document = tomllib.loads(text.removeprefix("\ufeff"))
@@ -47,6 +68,14 @@ def read_document(path: Path) -> dict[str, Any]:
     if problem is not None:
         raise ConfigError(FILE_FIELD, problem)
     return document
+
+
+def _has_long_dotted_key(text: str) -> bool:
+    for chain in _DOTTED_CHAIN.finditer(text):
+        found = chain.group()
+        if len(found) >= _SHORTEST_LONG_KEY and len(_PART.findall(found)) >= MAX_KEY_PARTS:
+            return True
+    return False
 
 
 def _too_deep(path: Path) -> str:

@@ -1,7 +1,8 @@
 """A tournament config whose TOML is valid but whose shape no config has (a
 whole number written in hexadecimal with thousands of digits, tables nested a
-thousand deep) stops `tournament run` and `sprt` with one line naming the
-file, exit 2: these ended in a traceback."""
+thousand deep, a dotted key of half a million parts) stops `tournament run`
+and `sprt` with one line naming the file, exit 2: these ended in a traceback
+or read for minutes."""
 
 from __future__ import annotations
 
@@ -68,3 +69,24 @@ def test_tables_nested_too_deeply_are_refused(tmp_path: Path, header: str) -> No
         text = 'name = "cup"\n' + text
     line = _refused(tmp_path, text)
     assert line.endswith("nests arrays or tables too deeply (more than 100 levels)"), line
+
+
+def test_a_dotted_key_of_a_megabyte_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """TOML's reader takes time growing with the square of a key's parts: a
+    1 MB config of one `[a.a.a...]` header read for minutes."""
+    line = _refused(tmp_path, "[" + ".".join(["a"] * 520_000) + "]\n")
+    assert line.endswith(
+        "holds a dotted key of 1,000 parts or more (a.b.c...): tables nest 100 levels deep at most"
+    ), line
+
+
+def test_dotted_words_in_a_string_are_no_key(tmp_path: Path) -> None:
+    """A string of a thousand dotted words is read as the string it is, and
+    checked as its field."""
+    dotted = ".".join(["x"] * 1500)
+    line = _refused(
+        tmp_path, f'name = "cup"\ngame = "sheep-showdown"\n[options]\nrounds = "{dotted}"\n' + BOTS
+    )
+    assert line.endswith(
+        "options.rounds: option 'rounds' must be a whole number, not " + repr(dotted)[:37] + "..."
+    ), line
