@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from games.options import brief
+
 __all__ = [
     "CORE_BYTES",
     "DEFAULT_LIMITS",
@@ -128,11 +130,13 @@ def parse_limits(raw: Mapping[str, Any], base: Limits = DEFAULT_LIMITS) -> Limit
         low, high = _BOUNDS[key]
         whole = key not in FRACTIONAL
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise LimitsError(key, f"must be a number, not {value!r}")
+            raise LimitsError(key, f"must be a number, not {brief(value)}")
         if whole and not float(value).is_integer():
-            raise LimitsError(key, f"must be a whole number, not {value!r}")
+            raise LimitsError(key, f"must be a whole number, not {brief(value)}")
         if not low <= value <= high:
-            raise LimitsError(key, f"must be between {shown(low)} and {shown(high)}, not {value}")
+            raise LimitsError(
+                key, f"must be between {shown(low)} and {shown(high)}, not {brief(value)}"
+            )
         changes[key] = int(value) if whole else float(value)
     return replace(base, **changes)
 

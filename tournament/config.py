@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from games.options import brief
 from server.clock_limits import (
     MAX_DECISION_SECONDS,
     MAX_STRIKES,
@@ -203,7 +204,7 @@ def parse_config(
         if not isinstance(anchor, str) or (anchor not in names and anchor != MEAN_ANCHOR):
             raise ConfigError(
                 "anchor",
-                f'must be the name of one of the bots, or "{MEAN_ANCHOR}", not {anchor!r}',
+                f'must be the name of one of the bots, or "{MEAN_ANCHOR}", not {brief(anchor)}',
             )
         if players == 1:
             raise ConfigError("anchor", "solo tournaments have no Elo to anchor")
@@ -212,7 +213,9 @@ def parse_config(
 
     schedule = string_field(raw, "schedule", "round-robin")
     if schedule not in SCHEDULES:
-        raise ConfigError("schedule", f"must be one of {', '.join(SCHEDULES)}, not {schedule!r}")
+        raise ConfigError(
+            "schedule", f"must be one of {', '.join(SCHEDULES)}, not {brief(schedule)}"
+        )
     candidates = _candidates(raw, schedule, bots, players)
     sprt = _sprt(raw.get("sprt"), schedule, bots, players)
 
@@ -314,7 +317,7 @@ def _candidates(
         raise ConfigError("candidates", "must be a non-empty list of bot names")
     for name in value:
         if name not in names:
-            raise ConfigError("candidates", f"{name!r} is not the name of one of the bots")
+            raise ConfigError("candidates", f"{brief(name)} is not the name of one of the bots")
     if len(set(value)) != len(value):
         raise ConfigError("candidates", "names a bot twice")
     if players == 1:
@@ -371,7 +374,9 @@ def check_sprt(settings: SprtSettings, names: list[str], players: int) -> None:
     for key in ("candidate", "baseline"):
         value = getattr(settings, key)
         if value not in names:
-            raise ConfigError(f"sprt.{key}", f"must be the name of one of the bots, not {value!r}")
+            raise ConfigError(
+                f"sprt.{key}", f"must be the name of one of the bots, not {brief(value)}"
+            )
     if settings.candidate == settings.baseline:
         raise ConfigError("sprt.baseline", "must differ from the candidate")
     for key in ("elo0", "elo1"):
@@ -379,7 +384,7 @@ def check_sprt(settings: SprtSettings, names: list[str], players: int) -> None:
         if not is_number(value) or not -ELO_LIMIT <= value <= ELO_LIMIT:
             raise ConfigError(
                 f"sprt.{key}",
-                f"must be a number from {-ELO_LIMIT:g} to {ELO_LIMIT:g} (Elo), not {value!r}",
+                f"must be a number from {-ELO_LIMIT:g} to {ELO_LIMIT:g} (Elo), not {brief(value)}",
             )
     if not settings.elo0 < settings.elo1:
         raise ConfigError("sprt.elo1", f"must be above elo0 ({settings.elo0}), not {settings.elo1}")
@@ -389,11 +394,13 @@ def check_sprt(settings: SprtSettings, names: list[str], players: int) -> None:
             raise ConfigError(
                 f"sprt.{key}",
                 f"must be a number from {MIN_ERROR_RATE:g} up to (not including) 0.5, "
-                f"not {value!r}",
+                f"not {brief(value)}",
             )
     max_games = settings.max_games
     if isinstance(max_games, bool) or not isinstance(max_games, int) or max_games < 1:
-        raise ConfigError("sprt.max_games", f"must be a whole number above 0, not {max_games!r}")
+        raise ConfigError(
+            "sprt.max_games", f"must be a whole number above 0, not {brief(max_games)}"
+        )
     if max_games > MAX_GAMES:
         raise ConfigError("sprt.max_games", f"must be at most {MAX_GAMES}, not {max_games}")
     if players > 2 and len(names) < players:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clients.launch import SandboxPolicy
+from games.options import brief
 from tournament.config_fields import ConfigError, is_path
 from tournament.sandbox_config import bot_sandbox
 
@@ -127,11 +128,13 @@ def parse_bots(
         command = None
         if kind == "builtin":
             if not isinstance(value, str) or not value:
-                raise ConfigError(f"{where}.builtin", f"must be a bot name, not {value!r}")
+                raise ConfigError(f"{where}.builtin", f"must be a bot name, not {brief(value)}")
             builtin = value
         elif kind == "class":
             if not isinstance(value, str) or not _MODULE_CLASS.match(value):
-                raise ConfigError(f"{where}.class", f"must look like 'module:Class', not {value!r}")
+                raise ConfigError(
+                    f"{where}.class", f"must look like 'module:Class', not {brief(value)}"
+                )
             cls = value
         else:
             if isinstance(value, str) and _words(value):

@@ -8,6 +8,7 @@ from typing import Any
 
 from clients.bot_limits import shown
 from clients.escaped_text import shown_safely
+from games.options import brief
 
 __all__ = [
     "ConfigError",
@@ -40,9 +41,9 @@ def string_field(raw: Mapping[str, Any], key: str, default: str | None) -> str:
     if value is None:
         raise ConfigError(key, "is required")
     if not isinstance(value, str) or not value.strip():
-        raise ConfigError(key, f"must be a non-empty string, not {value!r}")
+        raise ConfigError(key, f"must be a non-empty string, not {brief(value)}")
     if "\x00" in value:
-        raise ConfigError(key, f"must not hold a NUL character: {value!r}")
+        raise ConfigError(key, f"must not hold a NUL character: {brief(value)}")
     return value
 
 
@@ -60,11 +61,11 @@ def int_field(
 ) -> int:
     value = raw.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(key, f"must be a whole number, not {value!r}")
+        raise ConfigError(key, f"must be a whole number, not {brief(value)}")
     if value < minimum:
-        raise ConfigError(key, f"must be at least {shown(minimum)}, not {value}")
+        raise ConfigError(key, f"must be at least {shown(minimum)}, not {brief(value)}")
     if maximum is not None and value > maximum:
-        raise ConfigError(key, f"must be at most {shown(maximum)}, not {value}")
+        raise ConfigError(key, f"must be at most {shown(maximum)}, not {brief(value)}")
     return value
 
 
@@ -74,16 +75,18 @@ def float_field(
     """A number of seconds from `minimum` to `maximum` (so never nan or inf)."""
     value = raw.get(key, default)
     if not is_number(value):
-        raise ConfigError(key, f"must be a number of seconds, not {value!r}")
+        raise ConfigError(key, f"must be a number of seconds, not {brief(value)}")
     if not minimum <= value <= maximum:  # also false for nan
-        raise ConfigError(key, f"must be from {minimum:g} to {maximum:g} seconds, not {value!r}")
+        raise ConfigError(
+            key, f"must be from {minimum:g} to {maximum:g} seconds, not {brief(value)}"
+        )
     return float(value)
 
 
 def bool_field(raw: Mapping[str, Any], key: str, default: bool) -> bool:
     value = raw.get(key, default)
     if not isinstance(value, bool):
-        raise ConfigError(key, f"must be true or false, not {value!r}")
+        raise ConfigError(key, f"must be true or false, not {brief(value)}")
     return value
 
 
@@ -97,5 +100,7 @@ def options_field(raw: Any) -> dict[str, str]:
         elif isinstance(value, int | float | str):
             options[key] = str(value)
         else:
-            raise ConfigError(f"options.{key}", f"must be a string, number or boolean: {value!r}")
+            raise ConfigError(
+                f"options.{key}", f"must be a string, number or boolean: {brief(value)}"
+            )
     return options

@@ -30,6 +30,7 @@ from clients.bot_limits import DEFAULT_LIMITS
 from clients.launch import LimitsError, SandboxPolicy, parse_limits
 from clients.launch.host_view import held_database
 from clients.launch.sandbox import held_home, held_temp, host_state
+from games.options import brief
 from server.files import SQLITE_COMPANIONS
 
 __all__ = ["bot_sandbox", "check_folders", "default_sandbox"]
@@ -71,7 +72,7 @@ def bot_sandbox(
         return None
     if isinstance(raw, dict):
         return _policy(raw, default, base_dir, f"{where}.sandbox", error)
-    raise error(f"{where}.sandbox", f"must be true, false or a table of limits, not {raw!r}")
+    raise error(f"{where}.sandbox", f"must be true, false or a table of limits, not {brief(raw)}")
 
 
 def _policy(

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from games.options import brief
 from tournament.executors.ray_head import CALL_SECONDS, EVERY_SECONDS, HEAD_LOST_SECONDS
 from tournament.schedule import ScheduledGame
 
@@ -87,10 +88,14 @@ def parse_executor(raw: Any) -> ExecutorSettings:
         raise ExecutorError(unknown[0], f"unknown key (known: {', '.join(sorted(_KEYS))})")
     kind = raw.get("kind", "local")
     if kind not in EXECUTOR_KINDS:
-        raise ExecutorError("kind", f"must be one of {', '.join(EXECUTOR_KINDS)}, not {kind!r}")
+        raise ExecutorError(
+            "kind", f"must be one of {', '.join(EXECUTOR_KINDS)}, not {brief(kind)}"
+        )
     address = raw.get("address")
     if address is not None and (not isinstance(address, str) or not address.strip()):
-        raise ExecutorError("address", f"must be a Ray address (host:port or auto): {address!r}")
+        raise ExecutorError(
+            "address", f"must be a Ray address (host:port or auto): {brief(address)}"
+        )
     num_cpus = raw.get("num_cpus")
     if num_cpus is not None and (
         isinstance(num_cpus, bool)
@@ -99,7 +104,7 @@ def parse_executor(raw: Any) -> ExecutorSettings:
     ):
         raise ExecutorError(
             "num_cpus",
-            f"must be a whole number of at least 1 and at most {MAX_NUM_CPUS}: {num_cpus!r}",
+            f"must be a whole number of at least 1 and at most {MAX_NUM_CPUS}: {brief(num_cpus)}",
         )
     if num_cpus is not None and address is not None:
         raise ExecutorError("num_cpus", "is for the Ray instance started here, not with an address")
@@ -130,14 +135,16 @@ def _number(
         or not minimum <= value <= maximum  # also false for nan
     ):
         raise ExecutorError(
-            key, f"must be a number above 0, from {minimum:g} to {maximum:g}, not {value!r}"
+            key, f"must be a number above 0, from {minimum:g} to {maximum:g}, not {brief(value)}"
         )
     return float(value)
 
 
 def _retries(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
-        raise ExecutorError("max_retries", f"must be a whole number from 0 to 100, not {value!r}")
+        raise ExecutorError(
+            "max_retries", f"must be a whole number from 0 to 100, not {brief(value)}"
+        )
     return value
 
 
