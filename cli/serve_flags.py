@@ -5,6 +5,7 @@ cli/serve.py runs the server with them."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ipaddress
 import os
 import socket
@@ -372,7 +373,26 @@ def check_flags(args: argparse.Namespace) -> None:
     for named, host, by_grpc in _hosts_bound(args):
         refuse_unknown_host("serve", named, host)
         if by_grpc:
+            _refuse_non_ascii_host(named, host)
             _refuse_shorthand_ipv4(named, host)
+
+
+def _refuse_non_ascii_host(named: str, host: str) -> None:
+    """A host gRPC binds written in other characters than ASCII (127.0.0.1 in
+    fullwidth digits, as an input method types them): the system's resolver
+    reads it through IDNA, so it passed every check, but gRPC's does not
+    ("Misformatted domain name"), and serve ended with gRPC's own log line and
+    "gRPC could not bind it", or for a fullwidth 1 "cannot assign requested
+    address" (exit 1). Refused with the ASCII form the resolver read."""
+    if host.isascii():
+        return
+    try:
+        written = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        usage_error(f"sheepfold serve: {named}: gRPC reads host names in ASCII alone")
+    with contextlib.suppress(OSError):  # a fullwidth 1 is 0.0.0.1
+        written = socket.inet_ntoa(socket.inet_aton(written))
+    usage_error(f"sheepfold serve: {named}: gRPC reads host names in ASCII alone: write {written}")
 
 
 def _refuse_shorthand_ipv4(named: str, host: str) -> None:
