@@ -130,7 +130,7 @@ class ArenaCalls(arena_pb2_grpc.ArenaServicer):
     ) -> None:
         """A refused join or watch: a match's first 20, then one in a thousand
         (counted by `key`, the match id unless given). A join's line names its
-        seat: the one its token is for, else the one it named, else none."""
+        seat: the one it named, else the one its token is for, else none."""
         total = self._refusals.due(f"{event}:{match_id if key is None else key}")
         if total is not None:
             known: dict[str, object] = {} if game is None else {"game": game}

@@ -34,6 +34,9 @@ def test_join_refused_names_the_seat() -> None:
             match_id = created.match_id
             _refused(stub, match_id, "not-a-token", seat=1)
             _refused(stub, match_id, "not-a-token", seat=None)
+            # Seat 1's token naming seat 0: the line names seat 0, the seat whose
+            # bot holds the wrong token.
+            _refused(stub, match_id, created.seat_tokens[1], seat=0)
             # Seat 0's own token names seat 0 once nobody joined in time and the
             # match was aborted, though the join named no seat.
             aborted = arena_pb2.MATCH_STATUS_ABORTED
@@ -46,6 +49,7 @@ def test_join_refused_names_the_seat() -> None:
     assert [(line["match_id"], line["code"], line["seat"]) for line in lines] == [
         (match_id, "UNAUTHENTICATED", 1),
         (match_id, "UNAUTHENTICATED", None),
+        (match_id, "PERMISSION_DENIED", 0),
         (match_id, "FAILED_PRECONDITION", 0),
     ]
 
@@ -68,4 +72,6 @@ def test_join_to_no_match_is_logged_and_bounded_per_client() -> None:
         ("made-up-1", "NOT_FOUND", 1),
     ]
     assert "game" not in lines[0]
+    # Its total is the address's, over every id it made up.
+    assert [line["total"] for line in lines[:3]] == [1, 2, 3]
     assert len(lines) == 20
