@@ -5,7 +5,6 @@ not again as created, and the live gauge counts it from the first scrape."""
 from __future__ import annotations
 
 import json
-import tempfile
 import urllib.request
 from pathlib import Path
 
@@ -41,8 +40,10 @@ def _serve(database: Path) -> ServerProcess:
     )  # fmt: skip
 
 
-def test_a_restart_starts_the_counters_again_and_counts_the_restored_match() -> None:
-    database = Path(tempfile.mkdtemp(prefix="sheepfold-metrics-restart-")) / "server.db"
+def test_a_restart_starts_the_counters_again_and_counts_the_restored_match(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "server.db"
     created_key = ("sheepfold_matches_created_total", (("game", GAME),))
     live_key = ("sheepfold_matches_live", (("game", GAME),))
     restored_key = ("sheepfold_matches_restored_total", ())
