@@ -45,6 +45,15 @@ def _is_decision(message: arena_pb2.PlayResponse | bytes) -> bool:
     )
 
 
+def _created(stub: arena_pb2_grpc.ArenaStub) -> tuple[str, list[str]]:
+    """A 2-player match with DECISION_SECONDS a decision: its id and seat tokens."""
+    clock = arena_pb2.ClockSettings(decision_seconds=DECISION_SECONDS, max_strikes=3)
+    created = stub.CreateMatch(
+        arena_pb2.CreateMatchRequest(game="stubborn-sheep", players=2, seed=3, clock=clock)
+    )
+    return created.match_id, list(created.seat_tokens)
+
+
 def _hold_the_loop_after_the_next_decision(server: InProcessServer, match_id: str) -> None:
     """Seat 0's next decision is followed, in the same turn of the server's
     loop, by LOOP_HELD of other work."""
@@ -73,11 +82,7 @@ def test_a_decision_held_in_a_busy_server_is_not_charged_to_the_seat(
 ) -> None:
     with grpc.insecure_channel(server.address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
-        clock = arena_pb2.ClockSettings(decision_seconds=DECISION_SECONDS, max_strikes=3)
-        created = stub.CreateMatch(
-            arena_pb2.CreateMatchRequest(game="stubborn-sheep", players=2, seed=3, clock=clock)
-        )
-        match_id, tokens = created.match_id, created.seat_tokens
+        match_id, tokens = _created(stub)
         first = RawSeat(stub)
         first.join(match_id, tokens[0])
         first.next("joined")
@@ -106,11 +111,7 @@ def test_a_decision_queued_behind_events_counts_from_its_queueing(
 ) -> None:
     with grpc.insecure_channel(server.address) as channel:
         stub = arena_pb2_grpc.ArenaStub(channel)
-        clock = arena_pb2.ClockSettings(decision_seconds=DECISION_SECONDS, max_strikes=3)
-        created = stub.CreateMatch(
-            arena_pb2.CreateMatchRequest(game="stubborn-sheep", players=2, seed=3, clock=clock)
-        )
-        match_id, tokens = created.match_id, created.seat_tokens
+        match_id, tokens = _created(stub)
         # Events as messages of their own (no events_in_decisions), before each decision.
         first, second = RawSeat(stub), RawSeat(stub)
         first.join(match_id, tokens[0])
