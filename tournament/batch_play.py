@@ -40,7 +40,7 @@ from clients.launch import Launcher, SandboxUnavailable
 from games.words import count
 from tournament.bot_launch import launcher_for, socket_of
 from tournament.config import TournamentConfig, add_python_path
-from tournament.deals import dealt
+from tournament.deals import dealt, kept_field_deals
 from tournament.executors.settings import GameExecutor
 from tournament.game_play import ANSWER_SECONDS, GamePlayer, PlayedGame
 from tournament.live import LiveFigures, live_figures
@@ -112,10 +112,12 @@ async def play_batches(
     if crashes is not None:
         runner.crash_reasons = crashes
     secret = store.deal_secret(tournament_id)
+    record = store.find(config.name)
+    field_deals = record is not None and kept_field_deals(record.config)
     ending: Ending = "finished"
     try:
         while (scheduled := next_batch()) is not None:
-            batch = dealt(scheduled, secret)
+            batch = dealt(scheduled, secret, field_deals)
             before = runner.played
             await (runner.run(batch) if executor is None else executor.run(runner, batch))
             if batch and runner.played == before:

@@ -13,10 +13,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from tournament.config import TournamentConfig
+from tournament.deals import kept_field_deals
 from tournament.schedule import SEAT_ORDERS, ScheduledGame, ladder_schedule
 from tournament.store import Store
 
-__all__ = ["kept_seat_orders", "ladder_stages", "schedule_for", "seat_orders_for"]
+__all__ = [
+    "field_deals_for",
+    "kept_seat_orders",
+    "ladder_stages",
+    "schedule_for",
+    "seat_orders_for",
+]
 
 
 def schedule_for(
@@ -42,6 +49,14 @@ def seat_orders_for(store: Store, config: TournamentConfig) -> int:
     when it is not stored yet, else those it was first stored with."""
     record = store.find(config.name)
     return SEAT_ORDERS if record is None else kept_seat_orders(record.config)
+
+
+def field_deals_for(store: Store, config: TournamentConfig) -> bool:
+    """Whether the config's tournament deals a later ladder field's games deals
+    of their own (tournament.deals): yes when it is not stored yet, else as it
+    was first stored."""
+    record = store.find(config.name)
+    return True if record is None else kept_field_deals(record.config)
 
 
 def kept_seat_orders(stored: Mapping[str, Any]) -> int:

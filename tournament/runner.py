@@ -44,7 +44,7 @@ from tournament.run_checks import (
     run_launcher,
 )
 from tournament.run_error import RunError
-from tournament.run_schedule import ladder_stages, schedule_for, seat_orders_for
+from tournament.run_schedule import field_deals_for, ladder_stages, schedule_for, seat_orders_for
 from tournament.server_check import reach_before_storing
 from tournament.store import Store
 from tournament.store_lock import SILENT_WAIT, LockWait
@@ -315,9 +315,11 @@ def open_tournament(
 ) -> int:
     """The tournament's id, stored on first use; a StoreError naming the field
     when the config cannot resume it (see `resume.check_resumable`). Its
-    `seat_orders` are stored as first decided (`run_schedule.seat_orders_for`)."""
+    `seat_orders` and `field_deals` are stored as first decided
+    (`run_schedule.seat_orders_for`, `field_deals_for`)."""
     check_resumable(store, config)
     orders = seat_orders_for(store, config)
+    field_deals = field_deals_for(store, config)
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
     for line in resume_warnings(store, config):
         log.warning(line)
@@ -328,7 +330,12 @@ def open_tournament(
         options_to_store(store, config),
         config.anchor,
         scheduled,
-        {**_config_json(config), "ladder": stages, "seat_orders": orders},
+        {
+            **_config_json(config),
+            "ladder": stages,
+            "seat_orders": orders,
+            "field_deals": field_deals,
+        },
         new_secret() if config.secret_deals else None,
     )
 

@@ -31,7 +31,7 @@ import itertools
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.words import count
 
@@ -67,6 +67,9 @@ class ScheduledGame:
     rotation: int
     # The seed drawn for this deal under the tournament's secret (tournament.deals).
     secret_seed: int | None = None
+    # The ladder stage (field) that first scheduled the game: 0 for the first
+    # field's games, i for those of a bot new to the i-th (tournament.deals).
+    field: int = 0
 
     @property
     def match_seed(self) -> int:
@@ -332,7 +335,7 @@ def ladder_schedule(
     current = set(stages[-1])
     chosen: dict[str, ScheduledGame] = {}
     before: set[str] = set()
-    for stage in stages:
+    for field, stage in enumerate(stages):
         newcomers = set(stage) - before
         before = set(stage)
         in_stage = [c for c in candidates if c in before]
@@ -346,8 +349,8 @@ def ladder_schedule(
             continue
         for game in games:
             seated = set(game.seats)
-            if seated & newcomers and seated <= current:
-                chosen.setdefault(game.key, game)
+            if seated & newcomers and seated <= current and game.key not in chosen:
+                chosen[game.key] = replace(game, field=field)
     return tuple(sorted(chosen.values(), key=lambda game: game.seed))
 
 

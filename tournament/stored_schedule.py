@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, MutableMapping, Sequence
 
 from tournament.config import DEFAULT_MAX_GROUPS
-from tournament.deals import secret_seed
+from tournament.deals import kept_field_deals, secret_seed
 from tournament.run_schedule import kept_seat_orders
 from tournament.schedule import ladder_schedule
 from tournament.sprt_blocks import SprtPlan
@@ -140,7 +140,16 @@ def deal_of_seed(
     table = tables.get(secret)
     if table is None:
         table = tables[secret] = DealSeeds(secret)
-    return table.deal(seed, deals)
+    return table.deal(seed, deals, _dealt_fields(record))
+
+
+def _dealt_fields(record: TournamentRecord) -> int:
+    """How many ladder fields deal deals of their own (tournament.deals): every
+    field of one stored with `field_deals`, else one for them all."""
+    if not kept_field_deals(record.config):
+        return 1
+    ladder = record.config.get("ladder")
+    return max(1, len(ladder)) if isinstance(ladder, list) else 1
 
 
 def _deal_numbers(record: TournamentRecord, done: int) -> range | tuple[int, ...] | None:
@@ -163,12 +172,19 @@ class DealSeeds:
     def __init__(self, secret: bytes) -> None:
         self.secret = secret
         self.deals: dict[int, int] = {}
-        self.hashed: set[int] = set()
+        self.hashed: set[int] = set()  # each hashed for its first `fields` ladder fields
+        self.fields = 1
 
-    def deal(self, seed: int, deals: range | tuple[int, ...]) -> int | None:
+    def deal(self, seed: int, deals: range | tuple[int, ...], fields: int = 1) -> int | None:
+        """The deal of `deals` dealt from `seed` by any of the first `fields`
+        ladder fields (tournament.deals), or None."""
+        if fields > self.fields:  # a ladder grown since: every deal has new seeds
+            self.hashed.clear()
+            self.fields = fields
         for deal in deals:
             if deal not in self.hashed:
-                self.deals[secret_seed(self.secret, deal)] = deal
+                for field in range(self.fields):
+                    self.deals[secret_seed(self.secret, deal, field)] = deal
                 self.hashed.add(deal)
         found = self.deals.get(seed)
         return found if found is not None and found in deals else None
