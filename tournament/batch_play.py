@@ -265,15 +265,21 @@ class _Runner:
         stored is no longer in play (an error that ends the run leaves its
         rows to the run's end, which clears them)."""
         await self._play_and_store(stub, scheduled)
-        if scheduled.key in self.playing:
-            self.playing.discard(scheduled.key)
-            tid, key = self.tournament_id, scheduled.key
+        await self.not_in_play(scheduled.key)
+
+    async def not_in_play(self, key: str) -> None:
+        """A game not stored (given up, or to be played again) is no longer in
+        play; nothing is written for a game not recorded in play (or stored)."""
+        if key in self.playing:
+            self.playing.discard(key)
+            tid = self.tournament_id
             await self._in_play_write(key, lambda store: store.game_not_in_play(tid, key))
 
-    async def in_play(self, scheduled: ScheduledGame, match_id: str) -> None:
+    async def in_play(self, scheduled: ScheduledGame, match_id: str, node: str = "") -> None:
         """A game's match is created: recorded in play for the viewer's "Now
-        playing", until the game is stored (record_game removes it) or given up."""
-        game = InPlay(scheduled.key, match_id, tuple(scheduled.seats), "", time.time())
+        playing", until the game is stored (record_game removes it) or given up.
+        `node`: the Ray node playing it ('' for this process)."""
+        game = InPlay(scheduled.key, match_id, tuple(scheduled.seats), node, time.time())
         tid = self.tournament_id
         self.playing.add(scheduled.key)
         await self._in_play_write(scheduled.key, lambda store: store.game_in_play(tid, game))

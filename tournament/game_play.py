@@ -416,6 +416,7 @@ async def play_game(
     scheduled: ScheduledGame,
     launcher: Launcher,
     tls: ServerTls | None = None,
+    on_match: Callable[[ScheduledGame, str], Awaitable[None]] | None = None,
 ) -> PlayedGame:
     """Play one scheduled game on the server at `address`, as the runner does
     (what a Ray worker runs for each game; it stores nothing): the result, the
@@ -423,9 +424,9 @@ async def play_game(
     command bots (sandboxed ones through its server's Unix socket). Raises
     `Unreachable` when no server answers at `address`, before the game or
     after a call failed on it; `ServerFull` when it has no room for a match. `tls`: how to reach a
-    server that serves TLS."""
+    server that serves TLS; `on_match`: told of each match created (GamePlayer)."""
     log = structlog.get_logger("sheepfold.tournament").bind(tournament=config.name)
-    player = GamePlayer(config, address, admin_token, launcher, log, tls)
+    player = GamePlayer(config, address, admin_token, launcher, log, tls, on_match=on_match)
     async with open_channel(address, tls_credentials(tls)) as channel:
         await ensure_reachable(channel, address)  # Unreachable in seconds, not per call
         try:

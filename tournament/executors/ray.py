@@ -4,6 +4,8 @@ The driver (this process) alone writes the tournament database and the
 ratings, through the same runner as a local run: a game counts when its task's
 result reaches the driver, so a task Ray retries after its worker died is
 still counted once, and a killed driver loses only the games in flight.
+Each worker tells the driver its game's match once created (ray_in_play), and
+the driver lists the game in play for the web viewer as a local run does.
 
 Once joined to the cluster (ray_connect: the address is checked before Ray is
 asked to join it, so a wrong address is one line within seconds), the cluster
@@ -26,10 +28,11 @@ import heapq
 import itertools
 import re
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
+import structlog
 from sheepfold.v1 import arena_pb2
 
 from clients.connect import ServerTls
@@ -38,6 +41,7 @@ from tournament.bot_launch import sandboxed_server_refusal
 from tournament.config import TournamentConfig
 from tournament.executors.ray_connect import connected, head_watch
 from tournament.executors.ray_head import HeadWatch
+from tournament.executors.ray_in_play import InPlayMessages
 from tournament.executors.ray_messages import RayMessages, worker_died
 from tournament.executors.ray_output import log_printed
 from tournament.executors.ray_shipping import command_files, rayignore_files, runtime_env_for
@@ -193,6 +197,9 @@ class RayExecutor:
         self.head = head
         self.pool = ServerPool(servers, config.match_timeout_seconds)
         self._order = itertools.count()  # ties between games waiting as long
+        self._tickets = itertools.count(1)  # each task's number, told back with its match
+        self._in_play: InPlayMessages | None = None  # made once the first game is sent
+        self._no_inbox = False  # Ray would not make it: the games are not listed
         self._remote = ray.remote(
             num_cpus=settings.cpus_per_game,
             max_retries=settings.max_retries,
@@ -297,7 +304,8 @@ class RayExecutor:
         # and a killed driver loses few games.
         window = 2 * self.slots
         turns = DealTurns(pending)  # no bot plays two games of one deal at once
-        in_flight: dict[asyncio.Future[Any], tuple[ScheduledGame, str | None]] = {}
+        # Each task's game, server and ticket.
+        in_flight: dict[asyncio.Future[Any], tuple[ScheduledGame, str | None, int]] = {}
         again: deque[ScheduledGame] = deque()  # to hand out again: their server was dropped
         later: list[tuple[float, int, ScheduledGame]] = []  # waiting for room, by when
         loop = asyncio.get_running_loop()
@@ -319,10 +327,20 @@ class RayExecutor:
                 else:
                     break
                 server = self.pool.next()
-                job = GameJob(self.config, scheduled, server, self.admin_token, self.tls)
+                ticket = next(self._tickets)
+                job = GameJob(
+                    self.config,
+                    scheduled,
+                    server,
+                    self.admin_token,
+                    self.tls,
+                    ticket,
+                    self._inbox(),
+                )
                 in_flight[asyncio.wrap_future(self._remote.remote(job).future())] = (
                     scheduled,
                     server,
+                    ticket,
                 )
             wake = max(0.0, later[0][0] - loop.time()) if later else None
             if not in_flight:
@@ -335,13 +353,47 @@ class RayExecutor:
                 return_when=asyncio.FIRST_COMPLETED,
             )
             self.write_messages(runner)
-            ended = [(future, *in_flight.pop(future)) for future in done]
-            for scheduled, delay in await self.settle_all(runner, ended, turns):
+            ended = [(future, *in_flight.pop(future)[:2]) for future in done]
+            await self.write_in_play(runner, in_flight.values())
+            settled = await self.settle_all(runner, ended, turns)
+            for _future, scheduled, _server in ended:
+                # Stored, its row went with it; given up or to be sent again, it goes now.
+                await runner.not_in_play(scheduled.key)
+            for scheduled, delay in settled:
                 if delay is None:
                     again.append(scheduled)
                 else:
                     heapq.heappush(later, (loop.time() + delay, next(self._order), scheduled))
         self.write_messages(runner)
+
+    def _inbox(self) -> Any:
+        """The actor the workers tell of their games' matches (see ray_in_play);
+        None, the games then unlisted, if Ray would not make it."""
+        if self._in_play is None and not self._no_inbox:
+            try:
+                self._in_play = InPlayMessages()
+            except Exception as error:  # only "Now playing" goes without
+                self._no_inbox = True
+                structlog.get_logger("sheepfold.tournament").info(
+                    "games in play on Ray not listed", error=_first_line(error)
+                )
+        return self._in_play.inbox if self._in_play is not None else None
+
+    async def write_in_play(
+        self, runner: Any, in_flight: Iterable[tuple[ScheduledGame, str | None, int]]
+    ) -> None:
+        """The games whose workers told of their match since the last call,
+        recorded in play as a local run records them (the runner's `in_play`).
+        A message for a task no longer in flight (its game settled, or sent
+        again as another task) is dropped: its row would outlive the game."""
+        told = self._in_play.taken() if self._in_play is not None else []
+        if not told:
+            return
+        tickets = {ticket: scheduled for scheduled, _server, ticket in in_flight}
+        for created in told:
+            scheduled = tickets.get(created.ticket)
+            if scheduled is not None and scheduled.key == created.key:
+                await runner.in_play(scheduled, created.match_id, created.node)
 
     def write_messages(self, runner: Any) -> None:
         """Ray's messages since the last call (see RayMessages), one line each."""

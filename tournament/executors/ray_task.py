@@ -15,9 +15,11 @@ import os
 import shutil
 import socket
 import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import grpc
 from sheepfold.v1 import arena_pb2
@@ -29,6 +31,7 @@ from tournament.batch_play import FATAL_CODES
 from tournament.bot_launch import caps_cores, sandboxed_bots
 from tournament.botcheck import in_process_problem
 from tournament.config import BotSpec, TournamentConfig, add_python_path
+from tournament.executors.ray_in_play import MatchCreated, tell_driver
 from tournament.executors.ray_output import Printed, bots_printing
 from tournament.game_play import play_game
 from tournament.room import ServerFull
@@ -60,6 +63,8 @@ class GameJob:
     server: str | None  # None: the task hosts its own in-process server
     admin_token: str
     tls: ServerTls | None = None  # how to reach `server` if it serves TLS
+    ticket: int = 0  # the driver's number for this task, told back with its match
+    in_play: Any = None  # the driver's InPlayInbox (an actor handle); None: nobody is told
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +163,8 @@ def _shipped_folder(name: str) -> str:
 
 def play_on_worker(job: GameJob) -> GameOutcome:
     """Play one game on this worker; errors a resume can retry come back as data,
-    and what its class bots printed comes back with it."""
+    and what its class bots printed comes back with it. The driver's inbox
+    (`job.in_play`) is told of each match the game creates."""
     node = node_name()
     config = worker_config(job.config)
     add_python_path(config)
@@ -217,19 +223,44 @@ def _played(job: GameJob, config: TournamentConfig, node: str) -> GameOutcome:
     )
 
 
+def _telling(job: GameJob) -> Callable[[ScheduledGame, str], Awaitable[None]] | None:
+    """What tells the driver of each match `job`'s game creates (see ray_in_play)."""
+    inbox = job.in_play
+    if inbox is None:
+        return None
+    node = node_name()
+
+    async def tell(scheduled: ScheduledGame, match_id: str) -> None:
+        tell_driver(inbox, MatchCreated(job.ticket, scheduled.key, match_id, node))
+
+    return tell
+
+
 async def _play(
     job: GameJob, config: TournamentConfig
 ) -> tuple[GameRecord, arena_pb2.Replay | None, dict[str, str]]:
+    on_match = _telling(job)
     if job.server is not None:
         # Only unsandboxed command bots are allowed with --server (run_on_ray checks).
         return await play_game(
-            config, job.server, job.admin_token, job.scheduled, Launcher(None), job.tls
+            config,
+            job.server,
+            job.admin_token,
+            job.scheduled,
+            Launcher(None),
+            job.tls,
+            on_match=on_match,
         )
     # The task's own server, with a private Unix socket for sandboxed bots; the
     # runner fetches the game's full record before this server closes.
     async with local_server(config, seats_at_once=config.players) as local:
         return await play_game(
-            config, local.address, local.admin_token, job.scheduled, Launcher(local.sockets)
+            config,
+            local.address,
+            local.admin_token,
+            job.scheduled,
+            Launcher(local.sockets),
+            on_match=on_match,
         )
 
 
