@@ -119,6 +119,20 @@ def misconfigured(why: str) -> bool:
     return why.startswith(MISCONFIGURED) or "if it serves TLS" in why or FAILED_ELSEWHERE in why
 
 
+# OpenSSL's words for a certificate that is trusted but out of its dates, and
+# what to do about it: another --tls-ca cannot help, so it is not suggested.
+OUT_OF_DATE = {
+    "certificate has expired": (
+        "certificate has expired: the server must serve a renewed one "
+        "(or this machine's clock is wrong)"
+    ),
+    "certificate is not yet valid": (
+        "certificate is not yet valid: this machine's clock is behind, "
+        "or the certificate's start date is ahead"
+    ),
+}
+
+
 def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
     """Why a call could not reach its server, in a few words."""
     code = error.code() if hasattr(error, "code") else None
@@ -130,6 +144,9 @@ def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
         return "the host name does not resolve"
     if "certificate_verify_failed" in lowered:
         why = details[lowered.index("certificate_verify_failed") :].split(": ")
+        out_of_date = OUT_OF_DATE.get(why[1].strip().lower()) if len(why) > 1 else None
+        if out_of_date:
+            return f"the TLS handshake failed: the server's {out_of_date}"
         cause = f" ({why[1]})" if len(why) > 1 and why[1] else ""
         return (
             f"the TLS handshake failed: the server's certificate is not trusted{cause}: "
