@@ -5,7 +5,28 @@
 import { grpc } from './proto.js';
 
 // What the connection's last error says (grpc-js passes on Node's socket errors), in a few words.
+// The TLS ones come first: a certificate's names ("DNS:example.com") would read as a DNS failure.
+const NOT_TRUSTED = /self[- ]signed certificate(?: in certificate chain)?|unable to verify the first certificate|unable to get (?:local )?issuer certificate|certificate signature failure/i;
 const CAUSES = [
+  [
+    /Hostname\/IP does not match certificate's altnames|ERR_TLS_CERT_ALTNAME_INVALID/,
+    "the TLS handshake failed: the server's certificate does not name the address's host (connect by a host name the certificate holds)",
+  ],
+  [
+    /certificate has expired/i,
+    "the TLS handshake failed: the server's certificate has expired: the server must serve a renewed one (or this machine's clock is wrong)",
+  ],
+  [
+    /certificate is not yet valid/i,
+    "the TLS handshake failed: the server's certificate is not yet valid: this machine's clock is behind, or the certificate's start date is ahead",
+  ],
+  [
+    NOT_TRUSTED,
+    (last) =>
+      `the TLS handshake failed: the server's certificate is not trusted (${NOT_TRUSTED.exec(last)[0]}): ` +
+      "give its certificate (or its authority's) to grpc.credentials.createSsl(rootCerts)",
+  ],
+  [/wrong version number/i, 'the TLS handshake failed: the server does not speak TLS (a plaintext server?)'],
   [/ECONNREFUSED/, 'connection refused'],
   [/ENOTFOUND|EAI_AGAIN|EAI_NONAME|Name resolution failed|DNS/i, 'the host name does not resolve'],
   [/ENOENT/, 'no socket file at that path'],
@@ -25,12 +46,12 @@ const CAUSES = [
 const LOST = /^Connection dropped$|ECONNRESET|EPIPE|GOAWAY|socket closed|Stream removed/i;
 
 /**
- * Whether our words for a failure say the connection's settings are wrong (a TLS server met without TLS, a port
- * that does not speak gRPC) rather than the server away, as clients/connect.py's misconfigured: asking again
- * cannot help.
+ * Whether our words for a failure say the connection's settings are wrong (a TLS server met without TLS, TLS that
+ * fails its handshake, a port that does not speak gRPC) rather than the server away, as clients/connect.py's
+ * misconfigured: asking again cannot help.
  */
 export function misconfigured(words) {
-  return /if it serves TLS, connect with TLS|it does not speak gRPC/.test(String(words));
+  return /if it serves TLS, connect with TLS|the TLS handshake failed|it does not speak gRPC/.test(String(words));
 }
 
 const at = (address) => (address ? ` at ${address}` : '');
@@ -46,7 +67,8 @@ export function connectionTrouble(address, code, details) {
   if (failed || /^Name resolution failed/.test(text)) {
     const last = failed ? failed[1].replace(/^Error: /, '').replace(/ \(\d{4}-\d\d-\d\dT[^)]*\)$/, '') : text;
     const cause = CAUSES.find(([pattern]) => pattern.test(last));
-    return `cannot reach the server${at(address)}: ${cause ? cause[1] : last}`;
+    const words = typeof cause?.[1] === 'function' ? cause[1](last) : cause?.[1];
+    return `cannot reach the server${at(address)}: ${words ?? last}`;
   }
   if (LOST.test(text)) return `the game server${at(address)} went away`;
   return null;

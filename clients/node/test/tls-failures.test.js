@@ -1,0 +1,111 @@
+// playSeat given TLS credentials against a real `sheepfold serve --tls-cert --tls-key`, with certificates made by
+// openssl: a handshake that fails says why in our words and stops at once, as clients/connect.py does. It was said in
+// grpc-js's words ("unable to verify the first certificate"; a certificate naming DNS:example.com read as "the host
+// name does not resolve") and retried for rejoinSeconds, then "raise it to wait longer for a server that restarts".
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { grpc, playSeat, SeatError } from '../src/index.js';
+import { startServer } from '../testkit/server.js';
+
+const CA_CONFIG = `[ca]
+default_ca = dated
+[dated]
+database = index.txt
+new_certs_dir = .
+serial = serial
+default_md = sha256
+policy = any_name
+[any_name]
+commonName = supplied
+[names]
+subjectAltName = $ENV::NAMES
+`;
+
+/** A self-signed certificate and its key in a folder of its own, naming `names`, valid from `start` to `end`. */
+function certificate(folder, names, start, end) {
+  const run = (...args) => execFileSync('openssl', args, { cwd: folder, stdio: 'pipe', env: { ...process.env, NAMES: names } });
+  writeFileSync(path.join(folder, 'index.txt'), '');
+  writeFileSync(path.join(folder, 'serial'), '01\n');
+  writeFileSync(path.join(folder, 'ca.cnf'), CA_CONFIG);
+  run('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=sheepfold', '-keyout', 'key.pem', '-out', 'request.csr');
+  run('ca', '-batch', '-selfsign', '-config', 'ca.cnf', '-keyfile', 'key.pem', '-in', 'request.csr', '-out', 'cert.pem',
+    '-extensions', 'names', '-startdate', start, '-enddate', end);
+  return { cert: path.join(folder, 'cert.pem'), key: path.join(folder, 'key.pem') };
+}
+
+const folder = mkdtempSync(path.join(tmpdir(), 'sheepfold-node-tls-'));
+const servers = {};
+const pems = {};
+
+before(async () => {
+  const made = {
+    elsewhere: certificate(mkdtempSync(path.join(folder, 'e-')), 'DNS:elsewhere.example', '20200101000000Z', '20991231000000Z'),
+    expired: certificate(mkdtempSync(path.join(folder, 'x-')), 'DNS:localhost,IP:127.0.0.1', '20200101000000Z', '20200201000000Z'),
+  };
+  for (const [name, { cert, key }] of Object.entries(made)) {
+    servers[name] = await startServer(['--tls-cert', cert, '--tls-key', key]);
+    pems[name] = readFileSync(cert);
+  }
+  servers.plaintext = await startServer();
+});
+
+after(async () => {
+  for (const server of Object.values(servers)) await server.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** playSeat's rejection, given a few reconnects: the failure must come before any of them is spent. */
+async function refusal(address, credentials) {
+  const options = { address, matchId: 'm', token: 't', decide: () => 0, credentials, maxReconnects: 3, backoffMs: 1 };
+  const error = await playSeat(options).then(
+    () => assert.fail('playSeat resolved'),
+    (caught) => caught,
+  );
+  assert.ok(error instanceof SeatError, String(error));
+  assert.equal(error.code, grpc.status.UNAVAILABLE, error.message);
+  assert.doesNotMatch(error.message, /gave up/, 'a TLS failure is not retried');
+  return error.message;
+}
+
+describe('playSeat with TLS credentials', () => {
+  test('with the root certificate and the host check passed, TLS works: the answer is the server\'s own', { timeout: 30_000 }, async () => {
+    // The certificate names elsewhere.example alone; the host check is left out to reach it by 127.0.0.1.
+    const credentials = grpc.credentials.createSsl(pems.elsewhere, null, null, { checkServerIdentity: () => undefined });
+    const options = { address: servers.elsewhere.address, matchId: 'm', token: 't', decide: () => 0, credentials, maxReconnects: 0 };
+    const error = await playSeat(options).catch((caught) => caught);
+    assert.equal(error.code, grpc.status.NOT_FOUND, error.message);
+  });
+
+  test('a certificate not trusted (no root certificate given for a self-signed one)', { timeout: 30_000 }, async () => {
+    const message = await refusal(servers.elsewhere.address, grpc.credentials.createSsl());
+    assert.match(
+      message,
+      /^UNAVAILABLE: cannot reach the server at 127\.0\.0\.1:\d+: the TLS handshake failed: the server's certificate is not trusted \(self[- ]signed certificate\): give its certificate \(or its authority's\) to grpc\.credentials\.createSsl\(rootCerts\)$/,
+    );
+  });
+
+  test('a certificate that does not name the host', { timeout: 30_000 }, async () => {
+    const message = await refusal(servers.elsewhere.address, grpc.credentials.createSsl(pems.elsewhere));
+    assert.match(
+      message,
+      /^UNAVAILABLE: cannot reach the server at 127\.0\.0\.1:\d+: the TLS handshake failed: the server's certificate does not name the address's host \(connect by a host name the certificate holds\)$/,
+    );
+  });
+
+  test('a certificate that has expired', { timeout: 30_000 }, async () => {
+    const message = await refusal(servers.expired.address, grpc.credentials.createSsl(pems.expired));
+    assert.match(
+      message,
+      /: the TLS handshake failed: the server's certificate has expired: the server must serve a renewed one \(or this machine's clock is wrong\)$/,
+    );
+  });
+
+  test('TLS to a plaintext server', { timeout: 30_000 }, async () => {
+    const message = await refusal(servers.plaintext.address, grpc.credentials.createSsl(pems.expired));
+    assert.match(message, /: the TLS handshake failed: the server does not speak TLS \(a plaintext server\?\)$/);
+  });
+});
