@@ -67,7 +67,9 @@ class ArenaCalls(arena_pb2_grpc.ArenaServicer):
         # Matches are replayed for their watchers one step at a time, in turns
         # that go round the clients (server/fairness.py).
         self._replay_turns = replay_turns or FairQueue(1)
-        self.admin_token = admin_token or None
+        # White space around a token is no part of it, on either side (see
+        # _is_admin); a token of white space alone is kept whole, never opened.
+        self.admin_token = (admin_token.strip() or admin_token) if admin_token else None
         # Without an admin token anyone creates matches: one client address's
         # that nobody plays are bounded (server/unplayed.py).
         self.unplayed = UnplayedMatches(max_unplayed_matches)
@@ -102,9 +104,14 @@ class ArenaCalls(arena_pb2_grpc.ArenaServicer):
             await abort(context, grpc.StatusCode.PERMISSION_DENIED, "wrong admin token")
 
     def _is_admin(self, presented: str) -> bool:
-        """Whether `presented` is this server's admin token (compared in constant time)."""
+        """Whether `presented` is this server's admin token (compared in constant
+        time), white space around it left out: --admin-token-file drops the
+        newline (or CRLF) a file ends with, so the same file's text given to a
+        client (`$(cat token)` keeps a CR), or a token in $SHEEPFOLD_ADMIN_TOKEN
+        with its file's newline (a Secret made --from-file), was refused "wrong
+        admin token" against a server holding the same token."""
         token = self.admin_token
-        return token is not None and hmac.compare_digest(presented.encode(), token.encode())
+        return token is not None and hmac.compare_digest(presented.strip().encode(), token.encode())
 
     async def _check_reader(self, presented: str, context: grpc.aio.ServicerContext) -> None:
         """On a server with private replays, only the admin token lists and replays
