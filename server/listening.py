@@ -101,11 +101,32 @@ def check_tls_pair(cert: Path, key: Path) -> None:
     except ssl.SSLError as error:
         if "KEY_VALUES_MISMATCH" in str(error):
             raise ListenError(f"--tls-key {key} is not the key of --tls-cert {cert}") from None
+        which = _not_pem(cert, key)
+        if which:
+            raise ListenError(which) from None
         reason = error.reason or str(error)
         raise ListenError(
             f"--tls-cert {cert} and --tls-key {key} are not a PEM certificate and its "
             f"key ({reason})"
         ) from None
+
+
+def _not_pem(cert: Path, key: Path) -> str | None:
+    """Which of the two files holds nothing of its kind, said so, or None. OpenSSL
+    says only "[SSL] PEM lib (_ssl.c:3905)", the same for either file."""
+    try:
+        cert_text, key_text = read_pem(cert), read_pem(key)
+    except UnusablePem:
+        return None  # changed since it was read: the general line says enough
+    certificate, private_key = b"-----BEGIN CERTIFICATE-----", b"PRIVATE KEY-----"
+    has_cert, has_key = certificate in cert_text, private_key in key_text
+    if not has_cert and not has_key and private_key in cert_text and certificate in key_text:
+        return f"--tls-cert {cert} holds a private key and --tls-key {key} a certificate: swap them"
+    if not has_cert:
+        return f"--tls-cert {cert} holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
+    if not has_key:
+        return f"--tls-key {key} holds no PEM private key (-----BEGIN PRIVATE KEY-----)"
+    return None
 
 
 def bind_failure(error: OSError) -> str:
