@@ -21,6 +21,7 @@ __all__ = [
     "check_socket_folder",
     "check_tls_pair",
     "host_port",
+    "out_of_date",
     "read_tls_pem",
 ]
 
@@ -109,6 +110,43 @@ def check_tls_pair(cert: Path, key: Path) -> None:
             f"--tls-cert {cert} and --tls-key {key} are not a PEM certificate and its "
             f"key ({reason})"
         ) from None
+
+
+# OpenSSL's words for a certificate out of its dates, which every client that
+# checks the certificate refuses.
+OUT_OF_DATE = ("certificate has expired", "certificate is not yet valid")
+
+
+def out_of_date(cert: Path, key: Path) -> str | None:
+    """ "certificate has expired" or "certificate is not yet valid" when the pair
+    (already checked by check_tls_pair) is out of its dates now, else None. Told
+    by a TLS handshake in memory with a client that trusts the certificate
+    itself, so that OpenSSL judges the dates as a client will."""
+    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    client = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    try:
+        server.load_cert_chain(cert, key, _no_pass_phrase)
+        client.load_verify_locations(cafile=cert)
+    except (OSError, ssl.SSLError, _AsksForPassPhrase):
+        return None  # changed since it was checked: the next reload says why
+    client.check_hostname = False
+    client.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN  # the leaf is trusted as it is
+    to_server, to_client = ssl.MemoryBIO(), ssl.MemoryBIO()
+    ends = (
+        client.wrap_bio(to_client, to_server),
+        server.wrap_bio(to_server, to_client, server_side=True),
+    )
+    for _ in range(10):
+        for end in ends:
+            try:
+                end.do_handshake()
+            except ssl.SSLWantReadError:
+                pass
+            except ssl.SSLCertVerificationError as error:
+                return error.verify_message if error.verify_message in OUT_OF_DATE else None
+            except ssl.SSLError:
+                return None
+    return None
 
 
 def _not_pem(cert: Path, key: Path) -> str | None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import grpc
 
-from server.listening import ListenError, check_tls_pair, read_tls_pem
+from server.listening import ListenError, check_tls_pair, out_of_date, read_tls_pem
 
 FileSignature = tuple[int, int, int, int, int]
 
@@ -53,6 +53,7 @@ class ReloadingCertificate:
         except OSError:
             self._tried = None  # a file missing: reading it names its flag, below
         initial = self._configuration()
+        self._warn_out_of_date()
         return grpc.dynamic_ssl_server_credentials(
             initial, self._fetch, require_client_authentication=False
         )
@@ -89,10 +90,24 @@ class ReloadingCertificate:
                 self._log.info(
                     "TLS certificate reloaded", tls_cert=str(self._cert), tls_key=str(self._key)
                 )
+                self._warn_out_of_date()
                 return configuration
         except Exception as error:  # any: see the docstring
             self._log.error("TLS certificate check failed", error=repr(error))
             return None
+
+    def _warn_out_of_date(self) -> None:
+        """A certificate out of its dates is served (the operator may be about to
+        renew it), with a warning: every client refuses it, and the server's log
+        said nothing of it."""
+        why = out_of_date(self._cert, self._key)
+        if why:
+            self._log.warning(
+                "TLS certificate out of date: clients that check it refuse it; "
+                "serve a renewed one (it is read again at the next connection)",
+                reason=why,
+                tls_cert=str(self._cert),
+            )
 
     def _warn(self, reason: str) -> None:
         if reason != self._last_warning:

@@ -5,7 +5,6 @@ done and which cannot help."""
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,46 +13,9 @@ import pytest
 from server.launch import ServerProcess
 from tests.cli.helpers import one_line, sheepfold
 from tests.conftest import start_server_process, stop_server_process
+from tests.tls_files import dated_self_signed
 
 pytestmark = pytest.mark.e2e
-
-CA_CONFIG = """\
-[ca]
-default_ca = dated
-[dated]
-database = index.txt
-new_certs_dir = .
-serial = serial
-default_md = sha256
-policy = any_name
-[any_name]
-commonName = supplied
-[names]
-subjectAltName = DNS:localhost,IP:127.0.0.1
-"""
-
-
-def dated_self_signed(directory: Path, start: str, end: str) -> tuple[Path, Path]:
-    """A self-signed certificate for localhost and 127.0.0.1 valid from `start`
-    to `end` (YYYYMMDDHHMMSSZ), and its key: `openssl ca` sets dates in the past
-    or the future, which `openssl req -x509 -days` cannot."""
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / "index.txt").write_text("")
-    (directory / "serial").write_text("01\n")
-    (directory / "ca.cnf").write_text(CA_CONFIG)
-    cert, key = directory / "cert.pem", directory / "key.pem"
-    openssl = ["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost"]
-    run = {"cwd": directory, "check": True, "capture_output": True}
-    subprocess.run([*openssl, "-keyout", str(key), "-out", "request.csr"], **run)  # type: ignore[call-overload]
-    subprocess.run(
-        [
-            "openssl", "ca", "-batch", "-selfsign", "-config", "ca.cnf", "-keyfile", str(key),
-            "-in", "request.csr", "-out", str(cert), "-extensions", "names",
-            "-startdate", start, "-enddate", end,
-        ],
-        **run,  # type: ignore[arg-type]
-    )  # fmt: skip
-    return cert, key
 
 
 @pytest.fixture(scope="module", params=["expired", "not yet valid"])
