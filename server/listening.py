@@ -118,10 +118,10 @@ OUT_OF_DATE = ("certificate has expired", "certificate is not yet valid")
 
 
 def out_of_date(cert: Path, key: Path) -> str | None:
-    """ "certificate has expired" or "certificate is not yet valid" when the pair
-    (already checked by check_tls_pair) is out of its dates now, else None. Told
-    by a TLS handshake in memory with a client that trusts the certificate
-    itself, so that OpenSSL judges the dates as a client will."""
+    """Why the pair (already checked by check_tls_pair) is out of its dates now,
+    in OUT_OF_DATE's words, or None. Told by a TLS handshake in memory with a
+    client that trusts the certificate itself, so that OpenSSL judges the dates
+    as a client will."""
     server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     client = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     try:
