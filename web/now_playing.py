@@ -58,7 +58,7 @@ def now_playing_html(playing: Sequence[InPlay], hosted: Mapping[str, Hosting]) -
             href = f"/match/{quote(game.match_id, safe='')}"
             match = f'<a class="live-link" href="{escape(href)}">{match}</a>'
         elif game.node:
-            match += f' <span class="muted">(on Ray node {escape(game.node)})</span>'
+            match += f' <span class="muted">(on Ray: {escape(game.node)})</span>'
         else:
             match += ' <span class="muted">(not on this viewer\'s game server)</span>'
         rows.append(

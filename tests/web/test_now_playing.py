@@ -50,7 +50,7 @@ def test_only_a_game_the_viewers_server_hosts_is_linked() -> None:
     )
     assert '<a class="live-link" href="/match/m%2F1">m/1</a>' in section
     assert 'm2 <span class="muted">(not on this viewer\'s game server)</span>' in section
-    assert "(on Ray node host (node 1a2b))" in section
+    assert "(on Ray: host (node 1a2b))" in section
     assert (
         '>&lt;x&gt;</span>,</span> <span class="seat"><span class="name" title="a">a</span>'
         in section
