@@ -3,10 +3,11 @@
 // match by hand for trying a bot (`sheepfold match` plays the seats itself instead).
 import { parseArgs } from 'node:util';
 import { arenaClient, checkAddress, ContractNotFound, endedWith, unary, writeOut } from '../src/index.js';
-import { integer, joinNegativeValues, seconds, UsageError } from '../src/config.js';
+import { integer, joinNegativeValues, seconds, shown, UsageError } from '../src/config.js';
 import { SEED_MAX } from '../src/rng.js';
 
-/** The longest --decision-seconds, as `sheepfold create` takes. */
+/** The shortest and longest --decision-seconds but 0 (the server's default), as `sheepfold create` takes. */
+const MIN_DECISION_SECONDS = 0.001;
 const MAX_DECISION_SECONDS = 3600;
 
 const USAGE = `usage: create-match.js --game NAME [--players N] [--option KEY=VALUE]...
@@ -14,8 +15,17 @@ const USAGE = `usage: create-match.js --game NAME [--players N] [--option KEY=VA
 
 Prints {"match_id", "seed", "seat_tokens"} as one JSON line. --server defaults to
 $SHEEPFOLD_SERVER or 127.0.0.1:50051, --admin-token to $SHEEPFOLD_ADMIN_TOKEN.
---seed is 0 to 18446744073709551615, --decision-seconds 0 to 3600 (0: the server's
-default); a number out of range or not a number is a usage error (exit 2).`;
+--seed is 0 to 18446744073709551615, --decision-seconds 0 (the server's default) or
+0.001 to 3600; a number out of range or not a number is a usage error (exit 2).`;
+
+/** A deadline the server takes: 0 or 0.001 to 3600 (it refuses a shorter one, which no bot could meet). */
+function decisionSeconds(text) {
+  const value = seconds('--decision-seconds', text, MAX_DECISION_SECONDS);
+  if (value > 0 && value < MIN_DECISION_SECONDS) {
+    throw new UsageError(`--decision-seconds must be 0 (the server's default) or ${MIN_DECISION_SECONDS} to ${MAX_DECISION_SECONDS}, got ${shown(text)}`);
+  }
+  return value;
+}
 
 async function run() {
   const { values } = parseArgs({
@@ -59,7 +69,7 @@ async function run() {
     game: values.game,
     players: Number(integer('--players', values.players, { max: 2 ** 31 - 1 })),
     options,
-    clock: { decision_seconds: values['decision-seconds'] === undefined ? 0 : seconds('--decision-seconds', values['decision-seconds'], MAX_DECISION_SECONDS) },
+    clock: { decision_seconds: values['decision-seconds'] === undefined ? 0 : decisionSeconds(values['decision-seconds']) },
     admin_token: values['admin-token'] ?? process.env.SHEEPFOLD_ADMIN_TOKEN ?? '',
   };
   if (values.seed !== undefined) request.seed = integer('--seed', values.seed, { max: SEED_MAX }).toString();
