@@ -225,7 +225,8 @@ def add_clock_flags(parser: argparse.ArgumentParser) -> None:
         "--decision-seconds",
         type=decision_seconds,
         default=0.0,
-        help=f"deadline per decision, 0 to {shown(MAX_DECISION_SECONDS)} (0: the server's default)",
+        help=f"deadline per decision, 0 (the server's default) or {shown(MIN_DECISION_SECONDS)} "
+        f"to {shown(MAX_DECISION_SECONDS)}",
     )
     parser.add_argument(
         "--time-bank-seconds",
