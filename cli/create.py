@@ -38,7 +38,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="create a match and print its id and seat tokens (for bots in any language)",
         description="Create a match on a running server and print its id and one secret "
         "token per seat; then start one bot per seat with the id and its seat's token "
-        "(`sheepfold bot --match ID --token T`, or your own program).",
+        "(`sheepfold bot --server ADDR --match ID --token T`, or your own program).",
     )
     # Checked here as `match --game` is: the server ships with this Sheepfold,
     # and an unknown name is then said before any server is looked for.
