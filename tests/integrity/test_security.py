@@ -482,7 +482,11 @@ def test_a_key_that_is_not_the_certificates_is_one_line(tmp_path: Path, mismatch
             f"sheepfold serve: --tls-key {other_key} is not the key of --tls-cert {cert}"
         )
     else:
-        assert lines[0].startswith(f"sheepfold serve: --tls-cert {cert} and --tls-key")
+        # A file holding no key at all is named on its own (not the pair).
+        assert lines[0] == (
+            f"sheepfold serve: --tls-key {other_key} holds no PEM private key "
+            "(-----BEGIN PRIVATE KEY-----)"
+        )
 
 
 def test_tls_needs_both_files() -> None:
