@@ -63,6 +63,18 @@ def one_line(done: subprocess.CompletedProcess[str]) -> str:
     return lines[0]
 
 
+def flag_help(command: tuple[str, ...], flag: str) -> str:
+    """The `--help` text of `flag` for `sheepfold COMMAND...`, its wrapped
+    lines joined into one."""
+    shown = sheepfold(*command, "--help")
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(f"  {flag} "))
+    rest = lines[first + 1 :]
+    end = next((i for i, line in enumerate(rest) if line.startswith("  -")), len(rest))
+    return " ".join(" ".join([lines[first], *rest[:end]]).split())
+
+
 def sheepfold_in(
     folder: Path, *args: str, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:

@@ -8,23 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cli.helpers import sheepfold
-
-
-def _flag_help(command: str, flag: str) -> str:
-    """The help text of `flag`, its wrapped lines joined into one."""
-    shown = sheepfold(command, "--help")
-    assert shown.returncode == 0, shown.stderr
-    lines = shown.stdout.splitlines()
-    first = next(i for i, line in enumerate(lines) if line.startswith(f"  {flag} "))
-    rest = lines[first + 1 :]
-    end = next((i for i, line in enumerate(rest) if line.startswith("  -")), len(rest))
-    return " ".join(" ".join([lines[first], *rest[:end]]).split())
+from tests.cli.helpers import flag_help, sheepfold
 
 
 @pytest.mark.parametrize("command", ["create", "match"])
 def test_help_gives_the_range_the_command_takes(command: str) -> None:
-    assert "0 (the server's default) or 0.001 to 3,600" in _flag_help(command, "--decision-seconds")
+    assert "0 (the server's default) or 0.001 to 3,600" in flag_help(
+        (command,), "--decision-seconds"
+    )
     refused = sheepfold(
         command,
         "--game",

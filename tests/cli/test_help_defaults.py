@@ -8,18 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cli.helpers import sheepfold
-
-
-def _flag_help(command: tuple[str, ...], flag: str) -> str:
-    """The help text of `flag`, its wrapped lines joined into one."""
-    shown = sheepfold(*command, "--help")
-    assert shown.returncode == 0, shown.stderr
-    lines = shown.stdout.splitlines()
-    first = next(i for i, line in enumerate(lines) if line.startswith(f"  {flag} "))
-    rest = lines[first + 1 :]
-    end = next((i for i, line in enumerate(rest) if line.startswith("  -")), len(rest))
-    return " ".join(" ".join([lines[first], *rest[:end]]).split())
+from tests.cli.helpers import flag_help, sheepfold
 
 
 @pytest.mark.parametrize(
@@ -33,18 +22,18 @@ def _flag_help(command: tuple[str, ...], flag: str) -> str:
     ],
 )
 def test_sprt_flags_name_the_config_table_they_default_to(flag: str, default: str) -> None:
-    assert f"(default: {default})" in _flag_help(("tournament", "sprt"), flag)
+    assert f"(default: {default})" in flag_help(("tournament", "sprt"), flag)
 
 
 def test_bot_says_which_bot_plays_without_bot() -> None:
-    assert "(default: random)" in _flag_help(("bot",), "--bot")
+    assert "(default: random)" in flag_help(("bot",), "--bot")
 
 
 def test_health_names_the_services_it_can_ask() -> None:
     """The README and operations.md send liveness probes to `--service liveness`;
     `health --help` said only "service name", so the one name a probe needs was
     nowhere in the command's own help."""
-    shown = _flag_help(("health",), "--service")
+    shown = flag_help(("health",), "--service")
     assert "liveness" in shown and "sheepfold.v1.Arena" in shown
 
 
@@ -71,12 +60,12 @@ def test_every_server_flag_says_it_takes_a_unix_socket(command: tuple[str, ...],
     """Each of these takes `unix:PATH` (a tournament with sandboxed bots needs
     `run --server unix:PATH`, docs/tournament.md), but only `match --help` said
     so; the others named HOST:PORT alone, and `bot` called its value SERVER."""
-    shown = _flag_help(command, flag)
+    shown = flag_help(command, flag)
     assert shown.startswith(f"{flag} ADDR ") and "HOST:PORT" in shown and "unix:PATH" in shown
 
 
 def test_tournament_run_says_it_takes_several_servers() -> None:
-    assert "HOST:PORT,HOST:PORT" in _flag_help(("tournament", "run"), "--server")
+    assert "HOST:PORT,HOST:PORT" in flag_help(("tournament", "run"), "--server")
 
 
 @pytest.mark.parametrize("flag", ["--server", "--match", "--token"])
@@ -84,7 +73,7 @@ def test_bot_names_the_variable_each_seat_flag_falls_back_to(flag: str) -> None:
     """--server and --token named theirs, --match ('match id') did not, though
     it falls back to $SHEEPFOLD_MATCH as the README says."""
     variable = "$SHEEPFOLD_" + flag.removeprefix("--").upper()
-    assert f"(default: {variable})" in _flag_help(("bot",), flag)
+    assert f"(default: {variable})" in flag_help(("bot",), flag)
 
 
 @pytest.mark.parametrize(
@@ -109,4 +98,4 @@ def test_seed_help_gives_the_range_its_refusal_names(
     assert refused.returncode == 2
     bounds = refused.stderr.strip().rsplit("must be a whole number from ", 1)[1]
     low, high = bounds.split(" to ")
-    assert f"{low} to {high}" in _flag_help(command[:1], "--seed")
+    assert f"{low} to {high}" in flag_help(command[:1], "--seed")
