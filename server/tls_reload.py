@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,10 @@ import grpc
 from server.listening import ListenError, check_tls_pair, out_of_date, read_tls_pem
 
 FileSignature = tuple[int, int, int, int, int]
+
+# How often the dates of the certificate served are judged again with its files
+# unchanged: one served for months expires with no reload to tell of it.
+DATE_CHECK_SECONDS = 3600.0
 
 
 def _signature(path: Path) -> FileSignature:
@@ -37,13 +42,18 @@ class ReloadingCertificate:
     and logs a warning once; the next change is tried again.
     """
 
-    def __init__(self, cert: Path, key: Path, log: Any) -> None:
+    def __init__(
+        self, cert: Path, key: Path, log: Any, date_check_seconds: float = DATE_CHECK_SECONDS
+    ) -> None:
         self._cert = cert
         self._key = key
         self._log = log
         self._lock = threading.Lock()
         self._tried: tuple[FileSignature, FileSignature] | None = None
         self._last_warning: str | None = None
+        self._date_check_seconds = date_check_seconds
+        self._next_date_check = 0.0
+        self._out_of_date: str | None = None  # warned of for the pair served now
 
     def credentials(self) -> grpc.ServerCredentials:
         """The credentials for every TLS port; ListenError when the files as they
@@ -79,6 +89,8 @@ class ReloadingCertificate:
                     self._warn(f"{error.filename}: {error.strerror}")
                     return None
                 if now == self._tried:
+                    if time.monotonic() >= self._next_date_check:
+                        self._warn_out_of_date()
                     return None
                 self._tried = now  # each state of the files is read once
                 try:
@@ -87,6 +99,7 @@ class ReloadingCertificate:
                     self._warn(str(why))
                     return None
                 self._last_warning = None
+                self._out_of_date = None
                 self._log.info(
                     "TLS certificate reloaded", tls_cert=str(self._cert), tls_key=str(self._key)
                 )
@@ -99,9 +112,13 @@ class ReloadingCertificate:
     def _warn_out_of_date(self) -> None:
         """A certificate out of its dates is served (the operator may be about to
         renew it), with a warning: every client refuses it, and the server's log
-        said nothing of it."""
+        said nothing of it. Judged at start, at a reload and every
+        `date_check_seconds` at a connection, and warned of once for each pair
+        served (it once went unsaid when the certificate expired while served)."""
+        self._next_date_check = time.monotonic() + self._date_check_seconds
         why = out_of_date(self._cert, self._key)
-        if why:
+        if why and why != self._out_of_date:
+            self._out_of_date = why
             self._log.warning(
                 "TLS certificate out of date: clients that check it refuse it; "
                 "serve a renewed one (it is read again at the next connection)",

@@ -5,6 +5,7 @@ clients that every one refused it."""
 
 from __future__ import annotations
 
+import calendar
 import json
 import shutil
 import time
@@ -15,6 +16,7 @@ import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from server.launch import ServerProcess
+from server.tls_reload import ReloadingCertificate
 from tests.conftest import start_server_process, stop_server_process
 from tests.tls_files import dated_self_signed, self_signed
 
@@ -79,3 +81,39 @@ def test_a_certificate_in_date_is_not_warned_of_and_a_renewal_out_of_date_is(
         assert warnings(server) == [{"reason": "certificate has expired", "tls_cert": str(cert)}]
     finally:
         assert stop_server_process(server) == 0
+
+
+class CollectedLog:
+    """The lines a ReloadingCertificate logs, as (level, event, fields)."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, str, dict[str, object]]] = []
+
+    def info(self, event: str, **fields: object) -> None:
+        self.lines.append(("info", event, fields))
+
+    def warning(self, event: str, **fields: object) -> None:
+        self.lines.append(("warning", event, fields))
+
+    def error(self, event: str, **fields: object) -> None:
+        self.lines.append(("error", event, fields))
+
+    def out_of_date(self) -> list[object]:
+        return [fields["reason"] for _, event, fields in self.lines if event == WARNING]
+
+
+def test_a_certificate_that_expires_while_served_is_warned_of_once(tmp_path: Path) -> None:
+    """The usual way a certificate goes out of date is time passing while it is
+    served (a renewal that failed): with the check made only at start and at a
+    reload, such a server never said a word of it."""
+    ends = time.gmtime(time.time() + 3)
+    cert, key = dated_self_signed(tmp_path, "20200101000000Z", time.strftime("%Y%m%d%H%M%SZ", ends))
+    log = CollectedLog()
+    certificate = ReloadingCertificate(cert, key, log, date_check_seconds=0.0)
+    certificate.credentials()
+    assert log.out_of_date() == []
+    time.sleep(max(0.0, calendar.timegm(ends) + 1.5 - time.time()))
+    # What gRPC's core calls at each new connection, the files unchanged.
+    for _ in range(5):
+        assert certificate._fetch() is None  # the pair served so far stays
+    assert log.out_of_date() == ["certificate has expired"]  # once, not at every connection
