@@ -160,8 +160,11 @@ def _not_pem(cert: Path, key: Path) -> str | None:
     has_cert, has_key = certificate in cert_text, private_key in key_text
     if not has_cert and not has_key and private_key in cert_text and certificate in key_text:
         return f"--tls-cert {cert} holds a private key and --tls-key {key} a certificate: swap them"
+    no_cert = f"--tls-cert {cert} holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
+    if not has_cert and not has_key:  # both named, lest serve stop again on the second
+        return f"{no_cert} and --tls-key {key} no PEM private key (-----BEGIN PRIVATE KEY-----)"
     if not has_cert:
-        return f"--tls-cert {cert} holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
+        return no_cert
     if not has_key:
         return f"--tls-key {key} holds no PEM private key (-----BEGIN PRIVATE KEY-----)"
     return None

@@ -96,3 +96,20 @@ def test_a_renewal_that_writes_a_key_without_one_is_warned_of_by_name(
         assert [warning["reason"] for warning in warnings] == [expected]
     finally:
         assert stop_server_process(server) == 0
+
+
+def test_two_files_without_their_kind_are_both_named(pair: tuple[Path, Path]) -> None:
+    """DER files (a Windows export, `-outform DER`) for both flags: the line named
+    the certificate alone, and once it was fixed serve stopped again on the key."""
+    cert, key = pair
+    der_cert, der_key = cert.with_suffix(".der"), key.with_suffix(".der")
+    openssl = {"check": True, "capture_output": True}
+    subprocess.run(["openssl", "x509", "-in", cert, "-outform", "DER", "-out", der_cert], **openssl)  # type: ignore[call-overload]
+    subprocess.run(["openssl", "pkey", "-in", key, "-outform", "DER", "-out", der_key], **openssl)  # type: ignore[call-overload]
+    done = serve(der_cert, der_key)
+    assert done.returncode == 1
+    assert one_line(done) == (
+        f"sheepfold serve: --tls-cert {der_cert} holds no PEM certificate "
+        f"(-----BEGIN CERTIFICATE-----) and --tls-key {der_key} no PEM private key "
+        "(-----BEGIN PRIVATE KEY-----)"
+    )
