@@ -30,12 +30,15 @@ MAX_NESTING = 100
 # many parts is refused before it is read (past MAX_NESTING, it is wrong anyway).
 MAX_KEY_PARTS = 1000
 _KEY_PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')"""
-# Each search starts at a part's start only (not inside a word, nor right after
-# a dot or a quote: not inside a string "a.b.c"), and takes a chain whole:
-# starting again at every part of a chain took time growing with the square of
-# its length too.
+# Each search starts only where TOML reads a key: at a line's start (a table's
+# `[` or `[[` header included) or after an inline table's `{` or `,`, not in a
+# comment or after a space inside a string (`"see a.b.c"`), which a config may
+# hold at any length. It takes a chain whole: starting again at every part of
+# a chain took time growing with the square of its length too.
 _DOTTED_CHAIN = re.compile(
-    rf"""(?<![A-Za-z0-9_."'-]){_KEY_PART}(?:[ \t]*+\.[ \t]*+{_KEY_PART})++"""
+    rf"""(?:^\ufeff?[ \t]*+(?:\[\[?+[ \t]*+)?+|[{{,][ \t]*+)"""
+    rf"""{_KEY_PART}(?:[ \t]*+\.[ \t]*+{_KEY_PART})++""",
+    re.MULTILINE,
 )
 _PART = re.compile(_KEY_PART)
 _SHORTEST_LONG_KEY = 2 * MAX_KEY_PARTS - 1  # characters: a.a.a...

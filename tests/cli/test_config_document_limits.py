@@ -90,3 +90,44 @@ def test_dotted_words_in_a_string_are_no_key(tmp_path: Path) -> None:
     assert line.endswith(
         "options.rounds: option 'rounds' must be a whole number, not " + repr(dotted)[:37] + "..."
     ), line
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["comment", "comment after a value", "string after a space"],
+)
+def test_dotted_words_in_a_comment_or_inside_a_string_are_no_key(
+    tmp_path: Path, where: str
+) -> None:
+    """Only a key is read as one: a comment or a string holding a thousand
+    dotted words (after a space, as in prose) was refused as a dotted key,
+    though TOML reads it at once and the config was valid but for its field."""
+    dotted = ".".join(["x"] * 1500)
+    rounds = {
+        "comment": f'"three"\n# {dotted}',
+        "comment after a value": f'"three"  # {dotted}',
+        "string after a space": f'"see {dotted}"',
+    }[where]
+    text = f'name = "cup"\ngame = "sheep-showdown"\n[options]\nrounds = {rounds}\n' + BOTS
+    line = _refused(tmp_path, text)
+    assert "options.rounds: option 'rounds' must be a whole number, not " in line, line
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "[{dotted}]",
+        "  [ {dotted} ]",
+        "[[{dotted}]]",
+        "{dotted} = 1",
+        "table = {{ {dotted} = 1 }}",
+        "table = {{ a = 1, {dotted} = 1 }}",
+        "tables = [{{ {dotted} = 1 }}]",
+        '"quoted" . {dotted} = 1',
+    ],
+)
+def test_a_long_dotted_key_is_refused_wherever_a_key_stands(tmp_path: Path, key: str) -> None:
+    line = _refused(tmp_path, key.format(dotted=".".join(["a"] * 1000)) + "\n")
+    assert line.endswith(
+        "holds a dotted key of 1,000 parts or more (a.b.c...): tables nest 100 levels deep at most"
+    ), line
