@@ -54,7 +54,7 @@ from tournament.executors.ray_task import (
 )
 from tournament.executors.server_reach import unanswered, unreached
 from tournament.executors.servers import ServerPool
-from tournament.executors.settings import ExecutorSettings
+from tournament.executors.settings import ExecutorSettings, GameExecutor
 from tournament.progress import Progress, note_on
 from tournament.run_checks import Prechecked
 from tournament.run_error import RunError
@@ -100,42 +100,8 @@ def run_on_ray(
     if server and servers and (refused := sandboxed_server_refusal(config, server, on_ray=True)):
         raise RunError(refused)
     env, worker_config = runtime_env_for(config, database)
-    if (
-        prechecked
-        and prechecked.stored
-        and not rerun_crashed
-        and _all_stored(config, database, lock_wait)
-    ):
-        # Starting or joining Ray took seconds (up to a minute on a busy machine,
-        # and failed there on its own) to play nothing: the run ends as one
-        # without Ray does, its summary and report read from the database.
-        return run_interruptible(
-            run_tournament_async(
-                config,
-                servers[0] if servers else "",
-                database,
-                progress,
-                admin_token=admin_token,
-                executor=_NothingLeft(servers),
-                tls=tls,
-                lock_wait=lock_wait,
-                prechecked=prechecked,
-            )
-        )
-    messages = RayMessages()
-    with messages.caught(), connected(settings, env):
-        executor = RayExecutor(
-            worker_config,
-            settings,
-            servers,
-            admin_token or "",
-            tls,
-            messages=messages,
-            head=head_watch(settings),
-        )
-        executor.check_cluster()
-        if not (prechecked and prechecked.stored) and database != ":memory:":
-            executor.check_servers()
+
+    def run_with(executor: GameExecutor) -> RunSummary:
         return run_interruptible(
             run_tournament_async(
                 config,
@@ -150,6 +116,32 @@ def run_on_ray(
                 prechecked=prechecked,
             )
         )
+
+    if (
+        prechecked
+        and prechecked.stored
+        and not rerun_crashed
+        and _all_stored(config, database, lock_wait)
+    ):
+        # Starting or joining Ray took seconds (up to a minute on a busy machine,
+        # and failed there on its own) to play nothing: the run ends as one
+        # without Ray does, its summary and report read from the database.
+        return run_with(_NothingLeft(servers))
+    messages = RayMessages()
+    with messages.caught(), connected(settings, env):
+        executor = RayExecutor(
+            worker_config,
+            settings,
+            servers,
+            admin_token or "",
+            tls,
+            messages=messages,
+            head=head_watch(settings),
+        )
+        executor.check_cluster()
+        if not (prechecked and prechecked.stored) and database != ":memory:":
+            executor.check_servers()
+        return run_with(executor)
 
 
 def _all_stored(config: TournamentConfig, database: str, lock_wait: LockWait) -> bool:
