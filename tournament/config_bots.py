@@ -62,7 +62,7 @@ def name_problem(name: object) -> str | None:
     """What is wrong with a tournament's or bot's name, or None. A bot's name
     goes into game keys (`seed:bot|bot`), so '|' and the like cannot be in one."""
     if not isinstance(name, str):
-        return f"must be a string, not {name!r}"
+        return f"must be a string, not {brief(name)}"
     if not name:
         return f"must not be empty ({_NAME_RULE})"
     if len(name) > MAX_NAME_CHARS:
@@ -164,7 +164,7 @@ def parse_bots(
             if not _ENV_NAME.fullmatch(key) or "\x00" in text:
                 raise ConfigError(
                     f"{where}.env",
-                    f"{key!r}: a name is letters, digits and '_' (not first a digit), "
+                    f"{brief(key)}: a name is letters, digits and '_' (not first a digit), "
                     "a value holds no NUL character",
                 )
         if env and kind != "command":
