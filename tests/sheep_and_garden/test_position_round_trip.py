@@ -4,13 +4,12 @@ viewer the same observation, offers the same actions and plays on the same."""
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.sheep_and_garden import GAME
 from games.sheep_and_garden.state import SheepAndGardenState
+from tests.position_round_trip import assert_same, play_rebuilding
 
 
 def _rebuilt(state: SheepAndGardenState) -> SheepAndGardenState:
@@ -28,27 +27,10 @@ def _rebuilt(state: SheepAndGardenState) -> SheepAndGardenState:
     return again
 
 
-def _same(first: SheepAndGardenState, second: SheepAndGardenState) -> None:
-    assert second.to_move == first.to_move
-    assert second.legal_actions() == first.legal_actions()
-    for seat in (None, *range(first.players)):
-        assert second.observation(seat) == first.observation(seat)
-
-
 @settings(max_examples=12, deadline=None)
 @given(players=st.integers(1, 4), seed=st.integers(0, 2**32 - 1))
 def test_every_position_of_a_game_rebuilds_and_plays_on_the_same(players: int, seed: int) -> None:
     state = GAME.new_state(players, seed)
     assert isinstance(state, SheepAndGardenState)
-    rng = random.Random(seed)
-    rebuilt = 0
-    while state.to_move is not None:
-        again = _rebuilt(state)
-        _same(state, again)
-        legal = state.legal_actions()
-        choice = rng.randrange(len(legal))
-        assert again.apply(again.legal_actions()[choice]) == state.apply(legal[choice])
-        _same(state, again)
-        rebuilt += 1
-    _same(state, _rebuilt(state))
-    assert rebuilt > 0
+    ended = play_rebuilding(state, _rebuilt, seed)
+    assert_same(ended, _rebuilt(ended))

@@ -5,13 +5,12 @@ the same observation, offers the same actions and plays on the same."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.sheep_n_sheep.state import SheepNSheepState
+from tests.position_round_trip import play_rebuilding
 
 from .play import GAME
 
@@ -37,27 +36,10 @@ def _rebuilt(state: SheepNSheepState) -> SheepNSheepState:
     )
 
 
-def _same(first: SheepNSheepState, second: SheepNSheepState) -> None:
-    assert second.to_move == first.to_move
-    assert second.legal_actions() == first.legal_actions()
-    for seat in (None, *range(first.players)):
-        assert second.observation(seat) == first.observation(seat)
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 @settings(max_examples=3, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_every_position_of_a_game_rebuilds_and_plays_on_the_same(players: int, seed: int) -> None:
     state = GAME.new_state(players, seed)
     assert isinstance(state, SheepNSheepState)
-    rng = random.Random(seed)
-    rebuilt = 0
-    while not state.terminal:
-        again = _rebuilt(state)
-        _same(state, again)
-        legal = state.legal_actions()
-        choice = rng.randrange(len(legal))
-        assert again.apply(again.legal_actions()[choice]) == state.apply(legal[choice])
-        _same(state, again)
-        rebuilt += 1
-    assert rebuilt > 0
+    play_rebuilding(state, _rebuilt, seed)
