@@ -1,4 +1,5 @@
-"""Raw sockets against a running server: has it kept a connection or closed it?"""
+"""Raw sockets against a running server: has it kept a connection or closed it?
+And a loopback address where nothing listens."""
 
 from __future__ import annotations
 
@@ -23,3 +24,10 @@ def still_open(connection: socket.socket) -> bool:
 
 def count_open(connections: Iterable[socket.socket]) -> int:
     return sum(still_open(connection) for connection in connections)
+
+
+def closed_loopback_address() -> str:
+    """`127.0.0.1:PORT` where nothing listens (a port just released by this process)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"127.0.0.1:{probe.getsockname()[1]}"

@@ -3,12 +3,12 @@ run inside a private network namespace)."""
 
 from __future__ import annotations
 
-import socket
 import textwrap
 from pathlib import Path
 
 import pytest
 
+from tests.sockets import closed_loopback_address
 from tournament.config import load_config
 from tournament.executors.settings import ExecutorSettings
 from tournament.runner import RunError, run_tournament
@@ -39,13 +39,6 @@ def _cup(folder: Path, seeds: int) -> Path:
     return path
 
 
-def _closed_port() -> str:
-    """An address on loopback where nothing listens."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return f"127.0.0.1:{probe.getsockname()[1]}"
-
-
 def test_a_run_with_every_game_stored_ends_without_ray(tmp_path: Path) -> None:
     """Running the same command again once a tournament is done started (or
     joined) Ray to play nothing: seconds, up to a minute on a busy machine,
@@ -55,7 +48,7 @@ def test_a_run_with_every_game_stored_ends_without_ray(tmp_path: Path) -> None:
     run that joins it refuses."""
     database = str(tmp_path / "cup.sqlite")
     run_tournament(load_config(_cup(tmp_path, seeds=1)), database=database)
-    nowhere = ExecutorSettings(kind="ray", address=_closed_port())
+    nowhere = ExecutorSettings(kind="ray", address=closed_loopback_address())
 
     summary = run_tournament(
         load_config(_cup(tmp_path, seeds=1)), database=database, executor=nowhere
@@ -71,7 +64,7 @@ def test_a_run_with_games_left_still_joins_ray(tmp_path: Path) -> None:
     before, and an address where nothing answers is still refused."""
     database = str(tmp_path / "cup.sqlite")
     run_tournament(load_config(_cup(tmp_path, seeds=1)), database=database)
-    nowhere = ExecutorSettings(kind="ray", address=_closed_port())
+    nowhere = ExecutorSettings(kind="ray", address=closed_loopback_address())
 
     with pytest.raises(RunError, match="nothing listens at"):
         run_tournament(load_config(_cup(tmp_path, seeds=2)), database=database, executor=nowhere)

@@ -25,6 +25,7 @@ import grpc
 import pytest
 
 from server.inprocess import InProcessServer
+from tests.sockets import closed_loopback_address
 from tournament.config import load_config
 from tournament.executors import ray_address
 from tournament.executors.settings import ExecutorSettings
@@ -35,13 +36,6 @@ CONFIG = REPO / "examples" / "round-robin.toml"
 # ray.init gave up after 45 s; the check answers in about one. Generous, not a benchmark.
 FAST = 20.0
 USAGE_ERROR = 2  # as the command's bad config and bad options
-
-
-def _closed_port() -> int:
-    """A loopback port nothing listens on (just released by this process)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
@@ -88,7 +82,7 @@ def _tournament_run(
 
 
 def test_a_closed_port_is_one_line_within_seconds(tmp_path: Path) -> None:
-    address = f"127.0.0.1:{_closed_port()}"
+    address = closed_loopback_address()
     code, err, seconds = _tournament_run(address, tmp_path)
     assert err == [
         f"sheepfold tournament: cannot join a Ray cluster: nothing listens at {address} "
@@ -143,7 +137,7 @@ def test_auto_without_a_cluster_here_says_what_to_give_instead(tmp_path: Path) -
 def test_auto_checks_the_address_ray_address_names(tmp_path: Path) -> None:
     """`--ray auto` with RAY_ADDRESS where nothing listens waited 45 s, printing
     Ray's log, and ended "cannot connect to the Ray cluster at auto" (exit 1)."""
-    address = f"127.0.0.1:{_closed_port()}"
+    address = closed_loopback_address()
     env = _no_local_cluster(tmp_path, RAY_ADDRESS=address)
     code, err, seconds = _tournament_run("auto", tmp_path, env)
     assert err == [
@@ -300,7 +294,7 @@ def test_auto_with_ray_address_auto_names_the_address_file_it_read(
     listens now: the message blamed RAY_ADDRESS, which named no address."""
     pytest.importorskip("ray")
     (tmp_path / "ray").mkdir()
-    address = f"127.0.0.1:{_closed_port()}"
+    address = closed_loopback_address()
     (tmp_path / "ray" / "ray_current_cluster").write_text(address)
     monkeypatch.setenv("RAY_TMPDIR", str(tmp_path))
     monkeypatch.setenv("RAY_ADDRESS", "auto")
@@ -323,7 +317,7 @@ def test_auto_names_a_running_ray_process_when_no_address_file_named_it(
 
     from tournament.executors.ray_connect import _auto_address
 
-    address = f"127.0.0.1:{_closed_port()}"
+    address = closed_loopback_address()
     monkeypatch.setenv("RAY_TMPDIR", str(tmp_path))  # no ray_current_cluster here
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     monkeypatch.setattr(services, "find_gcs_addresses", lambda: [address])
