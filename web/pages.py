@@ -129,7 +129,8 @@ def match_page(boot: dict[str, Any]) -> str:
   <label id="view-wrap">view <select id="view"></select></label>
   <label class="follow" id="follow-wrap"><input type="checkbox" id="follow" checked>
   follow live</label>
-</div>"""
+</div>
+<p id="announce" class="sr-only" role="status" aria-live="polite" aria-atomic="true"></p>"""
     return _layout(title, body, "match.js", boot)
 
 

@@ -77,6 +77,27 @@ function draw() {
   drawLog(result);
   drawPrivate(frame);
   tickClock(); // at once: between its ticks it would name the seat before
+  announce(result);
+}
+
+// The turn line (who is to move, the move shown) and, at the end, the final
+// scores, read out politely by a screen reader: a live match's moves and each step
+// once said nothing unless the reader went looking. Written only when it
+// changed (a redraw of the same move, the window resized, is not read again)
+// and not while the replay plays, which would queue a move every tick: its
+// pause reads the move it stopped at. The clock, which ticks, is left out.
+let announced = "";
+function announce(result) {
+  if (model.playing) return;
+  const scores = result && Array.isArray(result.scores)
+    ? `final scores: ${result.scores.map((score, seat) => `${seatText(seat)} ${score}`
+      + (Array.isArray(result.ranks) && boot.players > 1 ? ` (${ordinal(result.ranks[seat])})` : "")).join(", ")}`
+    : "";
+  const lines = $("turn").innerText.split("\n").map((line) => line.replace(/\s+/g, " ").trim());
+  const text = [...lines, scores].filter(Boolean).join(". ");
+  if (text === announced) return;
+  announced = text;
+  $("announce").textContent = text;
 }
 
 // The room the board has on the page, in CSS pixels: its column's width and

@@ -47,6 +47,7 @@ function stop() {
   if (model.playing) clearInterval(model.playing);
   model.playing = null;
   $("play").textContent = "play";
+  render(); // the move it stopped at, read out (draw.js: not while playing)
 }
 
 function play() {
