@@ -112,7 +112,7 @@ def match_page(boot: dict[str, Any]) -> str:
     <div id="clock" class="clock"></div>
     <table id="scores" class="scores"></table>
     <div id="final" class="final"></div>
-    <h3>Events</h3><ol id="log" class="log"></ol>
+    <h2 class="side-heading">Events</h2><ol id="log" class="log"></ol>
   </aside>
 </div>
 <div class="controls" id="controls">
@@ -190,7 +190,10 @@ def _state_badge(word: str, text: str) -> str:
 
 
 def tournament_page(title: str, fragment: str, boot: dict[str, Any]) -> str:
+    # The report's own heading is its h2 (the report stands alone too): the
+    # page's h1, for a screen reader's list of headings, which found none.
     body = (
+        f'<h1 class="sr-only">Tournament {escape(title)}</h1>'
         f'<p class="tournament-state">{_state_badge(boot["state"], boot["state_text"])}</p>'
         f'<div id="report" class="report-scroll" data-state="{escape(boot["state"])}">'
         f"{fragment}</div>"
@@ -221,4 +224,6 @@ def error_page(status: int, message: str) -> str:
         + ('<p id="again" class="muted"></p>' if again else "")
         + '<p><a href="/">back to the matches</a></p></div>'
     )
-    return _layout(f"{status}", body, "again.js" if again else "")
+    # The tab's title says what the page is ("404 · Not found"), as its
+    # heading does: a bare "404" was all a screen reader's list of tabs read.
+    return _layout(f"{status} · {reasons.get(status, 'Error')}", body, "again.js" if again else "")

@@ -1,5 +1,6 @@
 """The viewer for a screen reader and a keyboard alone, in headless Chromium:
-what a match page says politely as its moves arrive or are stepped to."""
+what a match page says politely as its moves arrive or are stepped to, and
+each page's title, headings and landmarks."""
 
 from __future__ import annotations
 
@@ -22,6 +23,26 @@ WATCH_ANNOUNCE = """() => {
   new MutationObserver(() => window.announced.push(region.textContent))
     .observe(region, { childList: true, characterData: true, subtree: true });
 }"""
+
+
+# The page's headings in order, as levels, and its landmarks.
+OUTLINE = """() => ({
+  levels: [...document.querySelectorAll('h1, h2, h3, h4')].map((h) => +h.tagName[1]),
+  h1: [...document.querySelectorAll('h1')].map((h) => h.textContent),
+  lang: document.documentElement.lang,
+  main: document.querySelectorAll('main').length,
+  nav: document.querySelectorAll('header nav').length,
+})"""
+
+
+def assert_outline(page: Any) -> dict[str, Any]:
+    outline: dict[str, Any] = page.evaluate(OUTLINE)
+    assert outline["lang"] == "en" and outline["main"] == 1 and outline["nav"] == 1, outline
+    levels = outline["levels"]
+    assert levels.count(1) == 1 and levels[0] == 1, outline
+    # No level skipped on the way down (an h3 straight under the h1 was).
+    assert all(b <= a + 1 for a, b in pairwise(levels)), outline
+    return outline
 
 
 def turn_words(page: Any) -> str:
@@ -62,16 +83,21 @@ def test_a_live_match_is_read_out_move_by_move_and_only_when_it_changes(browser:
         assert all(a != b for a, b in pairwise(said)), said
         title = page.title()
         assert title.startswith("Stubborn Sheep · "), title
+        assert_outline(page)
 
     finally:
         context.close()
         viewer.stop()
 
 
-def test_a_replay_reads_the_move_stepped_to_and_the_end(showcase: Showcase, page: Any) -> None:
+def test_a_replay_reads_the_move_stepped_to_and_the_end_and_its_pages_say_what_they_are(
+    showcase: Showcase, page: Any
+) -> None:
     """A step said nothing but the slider's number: the move stepped to, and
     the final scores at the end, are read out; a replay played is quiet until
-    paused (a move every tick would queue up), then reads where it stopped."""
+    paused (a move every tick would queue up), then reads where it stopped.
+    The match page went from its h1 to an h3, the tournament page had no h1,
+    and an error page's tab read "404" alone."""
     match_id = showcase.finished["sheep-and-garden"]
     page.goto(f"{showcase.url}/match/{match_id}#move=3")
     wait_for_move(page, 3)
@@ -103,3 +129,12 @@ def test_a_replay_reads_the_move_stepped_to_and_the_end(showcase: Showcase, page
     said = page.evaluate("() => window.announced")
     # The start (Home), then the pause alone: none of the moves played between.
     assert stopped >= 2 and len(said) == 2 and said[0].startswith("Seat "), (stopped, said)
+    assert_outline(page)
+
+    page.goto(f"{showcase.url}/tournaments/0/showcase")
+    outline = assert_outline(page)
+    assert outline["h1"] == ["Tournament showcase"], outline
+
+    page.goto(f"{showcase.url}/match/no-such-match")
+    assert page.title() == "404 · Not found · Sheepfold"
+    assert_outline(page)

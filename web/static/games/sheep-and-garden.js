@@ -371,7 +371,7 @@ export function finalPart(result, players) {
   const parts = details.seats.slice(0, players).map((seat, i) =>
     cardsTable(seat, { "data-final-seat": i }, [h("span", { class: "dot", style: `background:${seatColour(i)}` }), ` seat ${i}`]));
   if (details.enemy) parts.push(cardsTable(details.enemy, { "data-final-enemy": "" }, ["the enemy"]));
-  return h("div", { class: "final-cards" }, h("h3", {}, "Objective cards scored"), parts);
+  return h("div", { class: "final-cards" }, h("h2", { class: "side-heading" }, "Objective cards scored"), parts);
 }
 
 function cardsTable(holder, attrs, who) {
