@@ -192,10 +192,15 @@ def _state_badge(word: str, text: str) -> str:
 def tournament_page(title: str, fragment: str, boot: dict[str, Any]) -> str:
     # The report's own heading is its h2 (the report stands alone too): the
     # page's h1, for a screen reader's list of headings, which found none.
+    # The report is no live region (each swap would be read out whole):
+    # #report-news says what changed, and the report takes the focus when the
+    # link holding it is gone from the new one (tournament.js).
     body = (
         f'<h1 class="sr-only">Tournament {escape(title)}</h1>'
         f'<p class="tournament-state">{_state_badge(boot["state"], boot["state_text"])}</p>'
-        f'<div id="report" class="report-scroll" data-state="{escape(boot["state"])}">'
+        '<p id="report-news" class="sr-only" role="status" aria-live="polite"></p>'
+        f'<div id="report" class="report-scroll" tabindex="-1" '
+        f'data-state="{escape(boot["state"])}">'
         f"{fragment}</div>"
     )
     return _layout(title, body, "tournament.js", boot)

@@ -1,16 +1,27 @@
 """The viewer for a screen reader and a keyboard alone, in headless Chromium:
 what a match page says politely as its moves arrive or are stepped to, and
-each page's title, headings and landmarks."""
+each page's title, headings and landmarks; a running tournament's page
+keeping the keyboard's focus across its refreshes and saying its news."""
 
 from __future__ import annotations
 
+import sqlite3
+import time
+from contextlib import closing
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from server.app import ServerConfig
+from server.inprocess import InProcessServer
+from tests.tournament.test_run_claims import GATE_BOT
 from tests.web.conftest import drawn_move
 from tests.web.test_browser import wait_for_move
+from tournament.config import parse_config
+from tournament.runner import run_tournament_async
+from web.app import WebConfig, start_web
 from web.showcase import Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -43,6 +54,18 @@ def assert_outline(page: Any) -> dict[str, Any]:
     # No level skipped on the way down (an h3 straight under the h1 was).
     assert all(b <= a + 1 for a, b in pairwise(levels)), outline
     return outline
+
+
+FOCUSED = "() => document.activeElement.outerHTML.slice(0, 80)"
+
+
+def tab_to(page: Any, target: Any) -> None:
+    """The focus on `target`, reached by the Tab key alone."""
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if target.evaluate("(element) => element === document.activeElement"):
+            return
+    raise AssertionError("Tab never reached it")
 
 
 def turn_words(page: Any) -> str:
@@ -138,3 +161,76 @@ def test_a_replay_reads_the_move_stepped_to_and_the_end_and_its_pages_say_what_t
     page.goto(f"{showcase.url}/match/no-such-match")
     assert page.title() == "404 · Not found · Sheepfold"
     assert_outline(page)
+
+
+def _waited(condition: Any, what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def test_a_running_tournament_keeps_the_focus_and_says_its_news_politely(
+    tmp_path: Path, page: Any
+) -> None:
+    """Each refresh of a running tournament's report (every 3 s) swapped it
+    whole: the link a keyboard user stood on was gone, the focus fell to the
+    page's top, and a game ending was told to nobody using a screen reader."""
+    (tmp_path / "a11y_gate.py").write_text(GATE_BOT)
+    (tmp_path / "hold").touch()
+    database = tmp_path / "a11y.db"
+    server = InProcessServer(ServerConfig())
+    server.start()
+    viewer = Showcase(server, tournament_dbs=(database,))
+    config = parse_config(
+        {
+            "name": "a11y",
+            "game": "sheep-showdown",
+            "players": 2,
+            "games_per_pairing": 1,
+            "concurrency": 1,
+            "decision_seconds": 60,
+            "python_path": [str(tmp_path)],
+            "options": {"rounds": 1},
+            "bots": [
+                {"name": "gate", "class": "a11y_gate:Bot"},
+                {"name": "random", "builtin": "random"},
+            ],
+        }
+    )
+    try:
+        viewer.web = server.run(start_web(WebConfig(server.address, (database,)), "127.0.0.1", 0))
+        run = server.submit(run_tournament_async(config, server.address, str(database)))
+        _waited(lambda: (tmp_path / "asked").exists() or run.done(), "no game was played")
+        assert not run.done(), run.exception()
+        with closing(sqlite3.connect(database)) as raw:
+            ((match_id,),) = raw.execute("SELECT match_id FROM games_in_play").fetchall()
+        page.add_init_script("window.sheepfoldPollSeconds = 0.3")
+        page.goto(f"{viewer.url}/tournaments/0/a11y")
+        page.wait_for_selector("#now-playing a.live-link")
+        # The keyboard on the standings' second bot.
+        tab_to(page, page.locator("#report table.standings tr[data-bot] a").nth(1))
+        held = page.evaluate("() => document.activeElement.getAttribute('href')")
+        refreshed = int(page.get_attribute("#report", "data-refreshed") or 0)
+
+        (tmp_path / "hold").unlink()
+        run.result(120)
+        page.wait_for_selector(
+            f'#report table.games tr[data-match-id="{match_id}"]', state="attached", timeout=30_000
+        )
+        assert int(page.get_attribute("#report", "data-refreshed") or 0) > refreshed
+        focus = page.evaluate(
+            "() => ({ href: document.activeElement.getAttribute('href'),"
+            " inReport: document.getElementById('report').contains(document.activeElement) })"
+        )
+        assert focus == {"href": held, "inReport": True}, page.evaluate(FOCUSED)
+        news = page.locator("#report-news")
+        assert news.get_attribute("role") == "status"
+        assert news.get_attribute("aria-live") == "polite"
+        assert page.locator("#report[aria-live]").count() == 0  # not read out whole
+        with closing(sqlite3.connect(database)) as raw:
+            ((stored,),) = raw.execute("SELECT COUNT(*) FROM games").fetchall()
+        assert news.text_content() == f"{stored} games played, no game playing now"
+    finally:
+        (tmp_path / "hold").unlink(missing_ok=True)
+        viewer.stop()

@@ -90,11 +90,14 @@ async function refresh() {
   else {
     updating(null);
     if (response.status !== 304) {
+      const focused = focusedLink();
       report.innerHTML = text; // the viewer's own escaped HTML
       etag = response.headers.get("ETag");
       report.dataset.refreshed = String(Number(report.dataset.refreshed || 0) + 1);
       linkPairs();
       showPair(false);
+      refocus(focused);
+      tellNews();
     }
     report.dataset.polled = String(Number(report.dataset.polled || 0) + 1);
     const stateText = response.headers.get("X-Tournament-State");
@@ -102,6 +105,41 @@ async function refresh() {
   }
   asking = false;
   askLater();
+}
+
+// The link a keyboard user stands on in the report, found again in the new
+// one: the swap dropped the focus to the page's top every few seconds while
+// the tournament ran, and Tab began again from the top bar.
+function focusedLink() {
+  const el = document.activeElement;
+  if (!el || el === report || !report.contains(el)) return null;
+  return { href: el.getAttribute("href"), text: el.textContent };
+}
+
+function refocus(focused) {
+  if (!focused) return;
+  const same = [...report.querySelectorAll("a[href]")].filter((a) => a.getAttribute("href") === focused.href);
+  const link = same.find((a) => a.textContent === focused.text) || same[0];
+  if (link) link.focus({ preventScroll: true });
+  else report.focus({ preventScroll: true }); // gone (a game no longer playing): still in the report
+}
+
+// What changed, in a line a screen reader reads politely (the games played,
+// the games playing now), written only when it differs: the report itself is
+// not a live region, or every swap would be read out whole.
+const news = document.getElementById("report-news");
+let told = newsText();
+function newsText() {
+  const played = report.querySelector("[data-games-played]");
+  const playing = report.querySelectorAll("#now-playing tr[data-match-id]").length;
+  return [played ? count(Number(played.dataset.gamesPlayed), "game") + " played" : "",
+    playing ? `${count(playing, "game")} playing now` : "no game playing now"].filter(Boolean).join(", ");
+}
+function tellNews() {
+  const text = newsText();
+  if (text === told || !news) return;
+  told = text;
+  news.textContent = text;
 }
 
 // Hidden: no more asks. Shown again: asks at once (the report may have
