@@ -78,7 +78,7 @@ def matches_page(games: list[dict[str, str]], limit: int) -> str:
 <div class="filters"><label>game <select id="game-filter"><option value="">every game</option>
 {options}</select></label> <span id="list-status" class="muted"></span></div>
 <p id="capped" class="notice" hidden></p>
-<div class="table-scroll"><table class="matches">
+<div class="table-scroll"><table class="matches" tabindex="-1">
 <thead><tr>{heads}</tr></thead>
 {_section("Live")}<tbody id="live"></tbody>
 {_section("Finished")}<tbody id="finished"></tbody>

@@ -76,7 +76,8 @@ def turn_words(page: Any) -> str:
 def test_a_live_match_is_read_out_move_by_move_and_only_when_it_changes(browser: Any) -> None:
     """A live match's moves arrived in silence for a screen reader: nothing on
     the page was a live region, and the turn line ("Seat 2 to move", "move 7:
-    seat 1 turn fence 4") was read only by going to look for it."""
+    seat 1 turn fence 4") was read only by going to look for it. The matches
+    list, redrawn at each of its moves, dropped a keyboard's focus each time."""
     viewer = start_showcase(games=(), live=("stubborn-sheep",), live_delay=0.3)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
@@ -108,6 +109,17 @@ def test_a_live_match_is_read_out_move_by_move_and_only_when_it_changes(browser:
         assert title.startswith("Stubborn Sheep · "), title
         assert_outline(page)
 
+        # The matches list, kept current as the match moves, keeps the focus
+        # on the link a keyboard user reached with Tab.
+        page.goto(f"{viewer.url}/")
+        link = page.locator("#live tr[data-match-id] a")
+        link.wait_for()
+        tab_to(page, link)
+        moves = page.inner_text("#live td.moves")
+        page.wait_for_function(
+            f"() => document.querySelector('#live td.moves').textContent !== {moves!r}"
+        )
+        assert link.evaluate("(a) => a === document.activeElement"), page.evaluate(FOCUSED)
     finally:
         context.close()
         viewer.stop()

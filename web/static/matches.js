@@ -57,6 +57,13 @@ function row(m) {
 function fill(matches, where = "") {
   const live = matches.filter((m) => m.status === "running" || m.status === "waiting");
   const done = matches.filter((m) => !(m.status === "running" || m.status === "waiting"));
+  const table = document.querySelector("table.matches");
+  // The match link a keyboard user stands on, found again in the new rows (a
+  // live match's link in the finished ones once it ends): every update (each
+  // move of a live match) replaced the rows, the focus fell to the page's
+  // top, and Tab began again from the top bar.
+  const focused = table.contains(document.activeElement) && document.activeElement !== table
+    ? document.activeElement.getAttribute("href") : null;
   const put = (id, list, empty) => {
     const body = document.getElementById(id);
     const none = h("tr", { class: "empty" }, h("td", { class: "muted", colspan: String(columns) }, empty));
@@ -64,6 +71,10 @@ function fill(matches, where = "") {
   };
   put("live", live, `no live match${where}`);
   put("finished", done, `no finished match${where}`);
+  if (focused === null) return;
+  const link = [...table.querySelectorAll("a[href]")].find((a) => a.getAttribute("href") === focused);
+  // Gone from the list (filtered out, or past its newest): still in the table.
+  (link || table).focus({ preventScroll: true });
 }
 
 function show(matches) {
