@@ -1,7 +1,8 @@
 """The viewer for a screen reader and a keyboard alone, in headless Chromium:
 what a match page says politely as its moves arrive or are stepped to, and
 each page's title, headings and landmarks; a running tournament's page
-keeping the keyboard's focus across its refreshes and saying its news."""
+keeping the keyboard's focus across its refreshes and saying its news; the
+contrast of the crosstable's figures."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from tests.tournament.test_run_claims import GATE_BOT
-from tests.web.conftest import drawn_move
+from tests.web.conftest import drawn_move, save_screenshot
 from tests.web.test_browser import wait_for_move
 from tournament.config import parse_config
 from tournament.runner import run_tournament_async
@@ -132,7 +133,8 @@ def test_a_replay_reads_the_move_stepped_to_and_the_end_and_its_pages_say_what_t
     the final scores at the end, are read out; a replay played is quiet until
     paused (a move every tick would queue up), then reads where it stopped.
     The match page went from its h1 to an h3, the tournament page had no h1,
-    and an error page's tab read "404" alone."""
+    and an error page's tab read "404" alone; a 0% crosstable cell's figure
+    was 3.98:1, dark on red."""
     match_id = showcase.finished["sheep-and-garden"]
     page.goto(f"{showcase.url}/match/{match_id}#move=3")
     wait_for_move(page, 3)
@@ -169,10 +171,29 @@ def test_a_replay_reads_the_move_stepped_to_and_the_end_and_its_pages_say_what_t
     page.goto(f"{showcase.url}/tournaments/0/showcase")
     outline = assert_outline(page)
     assert outline["h1"] == ["Tournament showcase"], outline
+    ratios = page.evaluate(CONTRASTS)
+    assert ratios and min(ratios) >= 4.5, ratios
+    save_screenshot(page, "screen-reader-tournament")
 
     page.goto(f"{showcase.url}/match/no-such-match")
     assert page.title() == "404 · Not found · Sheepfold"
     assert_outline(page)
+
+
+# The contrast of every crosstable cell's text on its heat colour (WCAG's
+# relative luminance).
+CONTRASTS = """() => {
+  const luminance = (colour) => {
+    const [r, g, b] = colour.match(/[\\d.]+/g).slice(0, 3).map((v) => {
+      v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  return [...document.querySelectorAll('#report table.heat td')].map((cell) => {
+    const ink = getComputedStyle(cell.querySelector('a') || cell).color;
+    const [a, b] = [luminance(ink), luminance(getComputedStyle(cell).backgroundColor)];
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  });
+}"""
 
 
 def _waited(condition: Any, what: str, seconds: float = 60) -> None:
