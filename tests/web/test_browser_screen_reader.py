@@ -134,7 +134,8 @@ def test_a_replay_reads_the_move_stepped_to_and_the_end_and_its_pages_say_what_t
     paused (a move every tick would queue up), then reads where it stopped.
     The match page went from its h1 to an h3, the tournament page had no h1,
     and an error page's tab read "404" alone; a 0% crosstable cell's figure
-    was 3.98:1, dark on red."""
+    was 3.98:1, dark on red, and board text as low as 1.8:1 (Stubborn Sheep's
+    "pen 2" in yellow on cream)."""
     match_id = showcase.finished["sheep-and-garden"]
     page.goto(f"{showcase.url}/match/{match_id}#move=3")
     wait_for_move(page, 3)
@@ -144,6 +145,7 @@ def test_a_replay_reads_the_move_stepped_to_and_the_end_and_its_pages_say_what_t
         "() => document.getElementById('announce').textContent.includes('move 4: ')"
     )
     assert page.text_content("#announce") == turn_words(page)
+    assert page.evaluate(BOARD_TEXT_UNDER) == []
     page.keyboard.press("End")
     last = drawn_move(page)
     page.wait_for_function(
@@ -168,6 +170,10 @@ def test_a_replay_reads_the_move_stepped_to_and_the_end_and_its_pages_say_what_t
     assert stopped >= 2 and len(said) == 2 and said[0].startswith("Seat "), (stopped, said)
     assert_outline(page)
 
+    page.goto(f"{showcase.url}/match/{showcase.finished['stubborn-sheep']}#move=10")
+    wait_for_move(page, 10)
+    assert page.evaluate(BOARD_TEXT_UNDER) == []
+
     page.goto(f"{showcase.url}/tournaments/0/showcase")
     outline = assert_outline(page)
     assert outline["h1"] == ["Tournament showcase"], outline
@@ -180,20 +186,53 @@ def test_a_replay_reads_the_move_stepped_to_and_the_end_and_its_pages_say_what_t
     assert_outline(page)
 
 
-# The contrast of every crosstable cell's text on its heat colour (WCAG's
-# relative luminance).
-CONTRASTS = """() => {
+# WCAG's contrast of two computed colours (relative luminance).
+CONTRAST = """
   const luminance = (colour) => {
     const [r, g, b] = colour.match(/[\\d.]+/g).slice(0, 3).map((v) => {
       v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
     return 0.2126 * r + 0.7152 * g + 0.0722 * b;
   };
-  return [...document.querySelectorAll('#report table.heat td')].map((cell) => {
-    const ink = getComputedStyle(cell.querySelector('a') || cell).color;
-    const [a, b] = [luminance(ink), luminance(getComputedStyle(cell).backgroundColor)];
+  const contrast = (one, other) => {
+    const [a, b] = [luminance(one), luminance(other)];
     return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  };
+"""
+
+# The contrast of every crosstable cell's text on its heat colour.
+CONTRASTS = (
+    """() => {"""
+    + CONTRAST
+    + """
+  return [...document.querySelectorAll('#report table.heat td')].map((cell) =>
+    contrast(getComputedStyle(cell.querySelector('a') || cell).color,
+      getComputedStyle(cell).backgroundColor));
+}"""
+)
+
+# Every board text under 4.5:1 on what it is drawn on: its own outline (drawn
+# under it, two units or wider), else the filled shape under its middle, else
+# the page.
+BOARD_TEXT_UNDER = (
+    """() => {"""
+    + CONTRAST
+    + """
+  const page = getComputedStyle(document.body).backgroundColor;
+  const filled = (el) => !['text', 'tspan', 'line', 'polyline', 'path', 'svg'].includes(el.tagName)
+    && !['none', 'transparent'].includes(getComputedStyle(el).fill);
+  return [...document.querySelectorAll('#board text')].flatMap((t) => {
+    const box = t.getBoundingClientRect(), style = getComputedStyle(t);
+    if (!box.width || style.fill === 'none') return [];
+    const outlined = style.stroke !== 'none' && parseFloat(style.strokeWidth) >= 2
+      && style.paintOrder.startsWith('stroke');
+    const under = document.elementsFromPoint(box.x + box.width / 2, box.y + box.height / 2)
+      .find((el) => el !== t && el.closest('#board') && filled(el));
+    const ground = outlined ? style.stroke : under ? getComputedStyle(under).fill : page;
+    const ratio = contrast(style.fill, ground);
+    return ratio < 4.5 ? [[t.textContent, t.getAttribute('class'), style.fill, ground, ratio]] : [];
   });
 }"""
+)
 
 
 def _waited(condition: Any, what: str, seconds: float = 60) -> None:

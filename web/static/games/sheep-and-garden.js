@@ -7,6 +7,13 @@ const T = 96;
 const TERRAIN = { l: "#5aa6de", c: "#c79a6e", f: "#e7a2c4", g: "#8cc56a", r: "#8cc56a" };
 // A piece is a quarter of a tile across: a tile is often under 60 px on a
 // laptop screen, and its letter must still read.
+// Text at 4.5:1 or more on what it is drawn on: the axis' numbers were
+// #6b7b5e on the landscape's green (3.6:1), a face-down objective card's
+// words white on #6d7f5c (3.9:1), and a card's holders in their seat's
+// colour on cream (red 4.1:1, yellow 2:1; the words name the seat, the
+// card's edge keeps its colour).
+const AXIS_INK = "#4f5d45";
+const FACE_DOWN = "#5a6b4a";
 const PIECE = 13;
 const LETTER = 17;
 
@@ -289,10 +296,10 @@ export function draw(svg, obs, ctx) {
   // The cells' numbers in the margin, x above each column and y left of each
   // row, as the moves and the event log give them ("at (4,3)").
   for (let x = minx + 0.5; x <= maxx - 0.5; x++) {
-    svg.append(text(ox + (x - minx + 0.5) * T, oy0 + T / 4, String(x), { class: "axis", "data-axis-x": x, "font-size": Math.min(T * 0.42, f(20)), fill: "#6b7b5e" }));
+    svg.append(text(ox + (x - minx + 0.5) * T, oy0 + T / 4, String(x), { class: "axis", "data-axis-x": x, "font-size": Math.min(T * 0.42, f(20)), fill: AXIS_INK }));
   }
   for (let y = miny + 0.5; y <= maxy - 0.5; y++) {
-    svg.append(text(ox + T / 4, oy0 + (y - miny + 0.5) * T, String(y), { class: "axis", "data-axis-y": y, "font-size": Math.min(T * 0.42, f(20)), fill: "#6b7b5e" }));
+    svg.append(text(ox + T / 4, oy0 + (y - miny + 0.5) * T, String(y), { class: "axis", "data-axis-y": y, "font-size": Math.min(T * 0.42, f(20)), fill: AXIS_INK }));
   }
   placed.forEach((p, i) => {
     svg.append(tileNode(faces[p.tile], ox + ((p.x || 0) - minx) * T, oy0 + ((p.y || 0) - miny) * T, p.rotation || 0,
@@ -322,11 +329,11 @@ export function draw(svg, obs, ctx) {
     const card = cards[i], [big, small, tiny] = card.sizes;
     const squeeze = (words, size, bold) => squeezed(words, size, bold, cardW - 20);
     svg.append(s("g", { class: "objective", "data-objective-slot": o.slot, "data-card": o.revealed ? "" : o.card || "", "data-revealed": o.revealed ? o.card : "", "data-face-up": o.face_up ? "true" : "false", "data-holders": (o.holders || []).join(",") },
-      s("rect", { x, y: oy, width: cardW, height: card.height, rx: 8, fill: o.card ? "#fffaf0" : "#6d7f5c", stroke: seatColour(holder), "stroke-width": 3, "stroke-dasharray": o.face_up ? "" : "6 3" }),
-      text(x + 10, oy + card.nameY, card.name, { class: "objective-name", "text-anchor": "start", "font-size": big, "font-weight": 700, fill: o.card ? "#2d2a22" : "#f4f4f4", ...squeeze(card.name, big, true) }),
+      s("rect", { x, y: oy, width: cardW, height: card.height, rx: 8, fill: o.card ? "#fffaf0" : FACE_DOWN, stroke: seatColour(holder), "stroke-width": 3, "stroke-dasharray": o.face_up ? "" : "6 3" }),
+      text(x + 10, oy + card.nameY, card.name, { class: "objective-name", "text-anchor": "start", "font-size": big, "font-weight": 700, fill: o.card ? "#2d2a22" : "#fff", ...squeeze(card.name, big, true) }),
       card.text.map((line, k) =>
         text(x + 10, oy + card.textY + k * small * 1.27, line, { class: "objective-text", "text-anchor": "start", "font-size": small, fill: "#4a4538" })),
-      text(card.apart ? x + cardW - 10 : x + 10, oy + card.holdersY, card.holders, { class: "objective-holders", "text-anchor": card.apart ? "end" : "start", "font-size": tiny, fill: o.card ? seatColour(holder) : "#fff" })));
+      text(card.apart ? x + cardW - 10 : x + 10, oy + card.holdersY, card.holders, { class: "objective-holders", "text-anchor": card.apart ? "end" : "start", "font-size": tiny, fill: o.card ? "#2d2a22" : "#fff" })));
   });
   // A line of a card's text is broken by a guess at its width, which a line
   // of wide letters outruns: drawn, it is squeezed to the card where it would

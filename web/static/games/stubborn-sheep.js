@@ -214,7 +214,10 @@ function drawAt(svg, obs, fitted, { lines, areas, n, radius, fw }) {
     // seats' lines under the ring say whose pen it is.
     const label = f(11);
     const number = text(ax, 0, `area ${area.index}`, { class: "area-label", "font-size": label, fill: "#1f3f12", "font-weight": oneLine ? 700 : null });
-    const kind = oneLine ? null : text(ax, 0, areaKind(area), { class: "area-kind", "font-size": label, "font-weight": 700, fill: pen ? seatColour(area.owner) : "#1f3f12" });
+    // In the ink, the pen's ring in its owner's colour: "pen 2" in seat 2's
+    // yellow on the pen's cream was 1.8:1 (red 3.4, blue 3.9), under the
+    // 4.5:1 small text needs; the words name the seat already.
+    const kind = oneLine ? null : text(ax, 0, areaKind(area), { class: "area-kind", "font-size": label, "font-weight": 700, fill: "#1f3f12" });
     const labels = kind ? [kind, number] : [number];
     g.append(...labels);
     svg.append(g);
