@@ -69,9 +69,13 @@ def tab_to(page: Any, target: Any) -> None:
     raise AssertionError("Tab never reached it")
 
 
+def words(turn: str) -> str:
+    """The turn line's text as the status line reads it: its lines joined."""
+    return ". ".join(" ".join(line.split()) for line in turn.split("\n") if line.strip())
+
+
 def turn_words(page: Any) -> str:
-    lines = page.inner_text("#turn").split("\n")
-    return ". ".join(" ".join(line.split()) for line in lines if line.strip())
+    return words(page.inner_text("#turn"))
 
 
 def test_a_live_match_is_read_out_move_by_move_and_only_when_it_changes(browser: Any) -> None:
@@ -96,10 +100,16 @@ def test_a_live_match_is_read_out_move_by_move_and_only_when_it_changes(browser:
         drawn_move(page)
         page.set_viewport_size({"width": 1200, "height": 800})  # drawn again, the same move
         page.wait_for_timeout(300)
-        said: list[str] = page.evaluate("() => window.announced")
-        arrived = page.evaluate("() => window.sheepfold.frames.length") - held
-        move = drawn_move(page)
-        now = turn_words(page)
+        # Read at one moment: a move may arrive between two reads. The turn
+        # line and the status line are written in one draw.
+        seen = page.evaluate(
+            """() => ({ said: window.announced, frames: window.sheepfold.frames.length,
+              turn: document.getElementById('turn').innerText,
+              move: +document.getElementById('board').dataset.move })"""
+        )
+        said: list[str] = seen["said"]
+        arrived, move = seen["frames"] - held, seen["move"]
+        now = words(seen["turn"])
         assert "to move" in now and f"move {move}: " in now, now
         assert said[-1] == now, (said, now)
         # One text a move at most, each new: not once a clock tick (200 ms),
