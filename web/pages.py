@@ -76,7 +76,8 @@ def matches_page(games: list[dict[str, str]], limit: int) -> str:
     )
     body = f"""<h1>Matches</h1>
 <div class="filters"><label>game <select id="game-filter"><option value="">every game</option>
-{options}</select></label> <span id="list-status" class="muted"></span></div>
+{options}</select></label> <span id="list-status" class="muted"></span>
+<span id="list-news" class="sr-only" role="status"></span></div>
 <p id="capped" class="notice" hidden></p>
 <div class="table-scroll"><table class="matches" tabindex="-1">
 <thead><tr>{heads}</tr></thead>

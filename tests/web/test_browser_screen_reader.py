@@ -82,7 +82,8 @@ def test_a_live_match_is_read_out_move_by_move_and_only_when_it_changes(browser:
     """A live match's moves arrived in silence for a screen reader: nothing on
     the page was a live region, and the turn line ("Seat 2 to move", "move 7:
     seat 1 turn fence 4") was read only by going to look for it. The matches
-    list, redrawn at each of its moves, dropped a keyboard's focus each time."""
+    list, redrawn at each of its moves, dropped a keyboard's focus each time.
+    The viewer going away was said on the page alone."""
     viewer = start_showcase(games=(), live=("stubborn-sheep",), live_delay=0.3)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
@@ -131,6 +132,25 @@ def test_a_live_match_is_read_out_move_by_move_and_only_when_it_changes(browser:
             f"() => document.querySelector('#live td.moves').textContent !== {moves!r}"
         )
         assert link.evaluate("(a) => a === document.activeElement"), page.evaluate(FOCUSED)
+
+        # The viewer gone: the list and the match page each say so politely,
+        # once (they said it on the page alone, in a box a screen reader
+        # was not told of).
+        watching = context.new_page()
+        watching.goto(f"{viewer.url}/match/{viewer.live['stubborn-sheep']}")
+        watching.wait_for_function("() => document.body.dataset.stream === 'open'")
+        assert viewer.web is not None
+        viewer.server.run(viewer.web.stop())
+        viewer.web = None
+        lost = "not updating: the viewer does not answer"
+        page.wait_for_function(
+            f"() => document.getElementById('list-news').textContent == {lost!r}"
+        )
+        assert page.get_attribute("#list-news", "role") == "status"
+        watching.wait_for_function(
+            "() => document.getElementById('announce').textContent"
+            ".startsWith('The live stream ended')"
+        )
     finally:
         context.close()
         viewer.stop()
@@ -257,7 +277,8 @@ def test_a_running_tournament_keeps_the_focus_and_says_its_news_politely(
 ) -> None:
     """Each refresh of a running tournament's report (every 3 s) swapped it
     whole: the link a keyboard user stood on was gone, the focus fell to the
-    page's top, and a game ending was told to nobody using a screen reader."""
+    page's top, and a game ending, or the viewer going away, was told to
+    nobody using a screen reader."""
     (tmp_path / "a11y_gate.py").write_text(GATE_BOT)
     (tmp_path / "hold").touch()
     database = tmp_path / "a11y.db"
@@ -290,6 +311,14 @@ def test_a_running_tournament_keeps_the_focus_and_says_its_news_politely(
         page.add_init_script("window.sheepfoldPollSeconds = 0.3")
         page.goto(f"{viewer.url}/tournaments/0/a11y")
         page.wait_for_selector("#now-playing a.live-link")
+        # The viewer out of reach for a moment: said once, politely.
+        page.route("**/fragment", lambda route: route.abort())
+        page.wait_for_function(
+            "() => document.getElementById('report-news').textContent"
+            " === 'not updating: the viewer does not answer'"
+        )
+        page.unroute("**/fragment")
+        page.wait_for_function("() => document.getElementById('report-status').hidden")
         # The keyboard on the standings' second bot.
         tab_to(page, page.locator("#report table.standings tr[data-bot] a").nth(1))
         held = page.evaluate("() => document.activeElement.getAttribute('href')")

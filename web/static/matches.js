@@ -196,6 +196,8 @@ function listen() {
   source = new EventSource(`/api/matches/events${game ? `?game=${encodeURIComponent(game)}` : ""}`);
   source.onmessage = (event) => {
     retries = 0;
+    const news = document.getElementById("list-news");
+    if (news.textContent) news.textContent = ""; // a later loss is told again
     document.body.dataset.stream = "open";
     show(JSON.parse(event.data));
   };
@@ -208,6 +210,10 @@ function listen() {
     retries += 1;
     document.body.dataset.stream = "retrying";
     status.textContent = `not updating: the viewer does not answer; trying again in ${wait} s`;
+    // Told a screen reader once, politely, as the list stops updating: the
+    // status beside the filter is no live region, since it says "updated"
+    // at every update, several a second while a match is live.
+    if (retries === 1) document.getElementById("list-news").textContent = "not updating: the viewer does not answer";
     retry = setTimeout(listen, wait * 1000);
   };
 }

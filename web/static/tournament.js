@@ -31,6 +31,8 @@ function showState(text) {
 
 // `why` the report is not updating (null: it is), and when it is asked for again.
 function updating(why, wait) {
+  // Said once by the polite news line as it stops updating, not at each try.
+  if (why !== null && away.hidden && news) news.textContent = `not updating: ${why}`;
   away.hidden = why === null;
   away.textContent = why === null ? "" : `not updating: ${why}; trying again in ${wait} s`;
   if (why !== null) report.dataset.failed = String(Number(report.dataset.failed || 0) + 1);

@@ -34,6 +34,10 @@ export function notice(message) {
   const box = $("notice");
   const text = model.status === "aborted"
     ? [abortedText(), message].filter(Boolean).join(" ") : message || "";
+  // Read out too, once, by the page's polite status line (draw.js): a live
+  // stream lost or a link's move not shown once told a screen reader nothing,
+  // and a box shown only as it fills is not read by every screen reader.
+  if (text && text !== box.textContent) $("announce").textContent = text;
   box.hidden = !text;
   box.textContent = text;
 }
