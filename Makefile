@@ -27,13 +27,20 @@ demo: $(STAMP) ## play a short round robin of the built-in bots on every game
 # with the cores still only 74% busy. Chromium computes: the browser step took
 # 300 s on 2 workers and on 3 alike, and 2 leave the Ray step beside it room.
 # The Node bot's tests and then the protoc step run beside the main suite, one
-# after the other, and the Ray step beside the browser step; their output is
-# shown when all have finished. The Ray step may not run beside the main suite:
-# Ray's `auto` finds any running cluster by its processes, and the main suite's
-# test of `--ray auto` on a machine without one found the Ray step's. The
-# sandbox step runs alone: under the main suite's load its Ctrl-C test timed
-# out, and it measures the CPU share a bot gets. The whole run must stay under
-# 20 minutes on 2 cores.
+# after the other, and the Ray step and then the sandbox step beside the browser
+# step; their output is shown when all have finished. The Ray step may not run
+# beside the main suite: Ray's `auto` finds any running cluster by its
+# processes, and the main suite's test of `--ray auto` on a machine without one
+# found the Ray step's. The sandbox step once ran alone after the others (84 s):
+# under the main suite's three workers its Ctrl-C test timed out; beside the
+# browser step it starts once the Ray step ends, when the browser step is in
+# its last minute or over. The whole run must stay under 20 minutes on 2 cores.
+#
+# Every module is compiled to bytecode first: the suite starts `sheepfold`, its
+# servers and bots as new processes thousands of times, and where
+# PYTHONDONTWRITEBYTECODE is set (this project's Dockerfile, many CI images)
+# each of them compiled every module it imported from source again, about 0.05 s
+# of CPU a start: the main suite took 625 s without it and 587 s with it.
 TEST_WORKERS ?= 3
 BROWSER_WORKERS ?= 2
 MAIN_TESTS := -m "not browser and not sandbox and not protoc and not netns"
@@ -55,10 +62,11 @@ define beside
 	[ $$main -eq 0 ] && [ -z "$$failed" ]
 endef
 
+PY_SOURCES := benchmarks cli clients examples games proto server tests tournament web
 test: $(STAMP) ## run the whole test suite; steps that need a missing tool say NOT RUN and why
+	@$(BIN)/python -m compileall -q -j 0 $(PY_SOURCES) > /dev/null
 	$(call beside,test-node test-protoc,$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(MAIN_TESTS))
-	$(call beside,test-ray,$(MAKE) --no-print-directory test-browser)
-	@$(MAKE) --no-print-directory test-sandbox
+	$(call beside,test-ray test-sandbox,$(MAKE) --no-print-directory test-browser)
 
 # Each step below runs when its tools are on this machine and otherwise says NOT RUN
 # and how to get them; REQUIRE_<STEP>=1 (set by .ci/run) makes a missing tool an error.
