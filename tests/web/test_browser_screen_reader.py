@@ -128,11 +128,19 @@ def test_a_live_match_is_read_out_move_by_move_and_only_when_it_changes(browser:
         link = page.locator("#live tr[data-match-id] a")
         link.wait_for()
         tab_to(page, link)
+        # The same element, never focused anew: a new link focused at each
+        # update had a screen reader say the link again several times a second.
+        page.evaluate(
+            """() => { window.held = document.activeElement; window.focusins = 0;
+              document.addEventListener('focusin', () => { window.focusins += 1; }); }"""
+        )
         moves = page.inner_text("#live td.moves")
         page.wait_for_function(
             f"() => document.querySelector('#live td.moves').textContent !== {moves!r}"
         )
         assert link.evaluate("(a) => a === document.activeElement"), page.evaluate(FOCUSED)
+        kept = page.evaluate("() => [window.held === document.activeElement, window.focusins]")
+        assert kept == [True, 0], kept
 
         # The viewer gone: the list and the match page each say so politely,
         # once (they said it on the page alone, in a box a screen reader

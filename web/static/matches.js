@@ -64,14 +64,34 @@ function fill(matches, where = "") {
   // top, and Tab began again from the top bar.
   const focused = table.contains(document.activeElement) && document.activeElement !== table
     ? document.activeElement.getAttribute("href") : null;
+  const held = focused === null ? null : document.activeElement.closest("tr[data-match-id]");
+  let kept = false;
   const put = (id, list, empty) => {
     const body = document.getElementById(id);
     const none = h("tr", { class: "empty" }, h("td", { class: "muted", colspan: String(columns) }, empty));
-    body.replaceChildren(...(list.length ? list.map(row) : [none]));
+    const rows = list.length ? list.map(row) : [none];
+    const at = held && held.parentNode === body
+      ? rows.findIndex((tr) => tr.dataset.matchId === held.dataset.matchId) : -1;
+    if (at < 0) {
+      body.replaceChildren(...rows);
+      return;
+    }
+    // The focused row stays the same element, its other cells renewed, the
+    // rows around it put beside it: a focused link taken out and a new one
+    // focused made a screen reader say the link again at every update
+    // (several a second while a match is live), and moved the caret.
+    const fresh = rows[at];
+    for (const name of fresh.getAttributeNames()) held.setAttribute(name, fresh.getAttribute(name));
+    const cells = [...fresh.cells];
+    [...held.cells].slice(1).forEach((cell, i) => cell.replaceWith(cells[i + 1]));
+    for (const tr of [...body.children]) if (tr !== held) tr.remove();
+    held.before(...rows.slice(0, at));
+    held.after(...rows.slice(at + 1));
+    kept = true;
   };
   put("live", live, `no live match${where}`);
   put("finished", done, `no finished match${where}`);
-  if (focused === null) return;
+  if (focused === null || kept) return;
   const link = [...table.querySelectorAll("a[href]")].find((a) => a.getAttribute("href") === focused);
   // Gone from the list (filtered out, or past its newest): still in the table.
   (link || table).focus({ preventScroll: true });
