@@ -97,7 +97,20 @@ function announce(result) {
   const text = [...lines, scores].filter(Boolean).join(". ");
   if (text === announced) return;
   announced = text;
-  $("announce").textContent = text;
+  // One text a second at most, the newest: a live match at several moves a
+  // second queued every move in a screen reader, which fell ever further
+  // behind the board. A step after a quiet second is read at once.
+  const wait = lastSaid + ANNOUNCE_GAP_MS - performance.now();
+  clearTimeout(sayLater);
+  if (wait <= 0) say();
+  else sayLater = setTimeout(say, wait);
+}
+const ANNOUNCE_GAP_MS = 1000;
+let lastSaid = -Infinity;
+let sayLater = null;
+function say() {
+  lastSaid = performance.now();
+  $("announce").textContent = announced;
 }
 
 // The room the board has on the page, in CSS pixels: its column's width and
