@@ -132,6 +132,24 @@ def test_a_live_match_is_read_out_move_by_move_and_only_when_it_changes(browser:
         # further behind): a second apart at least, the newest move each time.
         gaps = [b - a for a, b in pairwise(seen["at"][1:])]
         assert gaps and min(gaps) >= 900, gaps
+        # A notice is given its second too: a move's text due just after it
+        # took its place before a screen reader could read it.
+        kept_for = page.evaluate(
+            """async () => {
+              const { notice } = await import('/static/match/model.js');
+              const region = document.getElementById('announce');
+              const written = () => new Promise((done) => new MutationObserver(done)
+                .observe(region, { childList: true, characterData: true, subtree: true }));
+              // Just before the next move's text is due.
+              await written();
+              await new Promise((done) => setTimeout(done, 850));
+              notice('a notice to read');
+              const at = performance.now();
+              await written();
+              return performance.now() - at;
+            }"""
+        )
+        assert kept_for >= 900, kept_for
         title = page.title()
         assert title.startswith("Stubborn Sheep · "), title
         assert_outline(page)

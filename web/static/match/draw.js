@@ -100,16 +100,20 @@ function announce(result) {
   // One text a second at most, the newest: a live match at several moves a
   // second queued every move in a screen reader, which fell ever further
   // behind the board. A step after a quiet second is read at once.
-  const wait = lastSaid + ANNOUNCE_GAP_MS - performance.now();
   clearTimeout(sayLater);
-  if (wait <= 0) say();
-  else sayLater = setTimeout(say, wait);
+  say();
 }
 const ANNOUNCE_GAP_MS = 1000;
-let lastSaid = -Infinity;
 let sayLater = null;
+// A notice (model.js) written there sets model.saidAt too: it is given its
+// second before a move's text takes its place.
 function say() {
-  lastSaid = performance.now();
+  const wait = (model.saidAt ?? -Infinity) + ANNOUNCE_GAP_MS - performance.now();
+  if (wait > 0) {
+    sayLater = setTimeout(say, wait);
+    return;
+  }
+  model.saidAt = performance.now();
   $("announce").textContent = announced;
 }
 

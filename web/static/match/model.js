@@ -13,6 +13,8 @@ export const model = {
   endReason: boot.status === "aborted" && boot.result ? boot.result.end_reason || "" : "",
   status: boot.status,
   playing: null,
+  // When the polite status line was last written (draw.js, notice()).
+  saidAt: null,
   // The live stream: open, or being retried after it failed.
   connected: false,
   // When this page saw the move that opened the current decision (null: the
@@ -37,7 +39,10 @@ export function notice(message) {
   // Read out too, once, by the page's polite status line (draw.js): a live
   // stream lost or a link's move not shown once told a screen reader nothing,
   // and a box shown only as it fills is not read by every screen reader.
-  if (text && text !== box.textContent) $("announce").textContent = text;
+  if (text && text !== box.textContent) {
+    $("announce").textContent = text;
+    model.saidAt = performance.now(); // kept a second before a move's text (draw.js)
+  }
   box.hidden = !text;
   box.textContent = text;
 }
