@@ -7,7 +7,6 @@ contrast of the crosstable's figures."""
 from __future__ import annotations
 
 import sqlite3
-import time
 from contextlib import closing
 from itertools import pairwise
 from pathlib import Path
@@ -15,14 +14,9 @@ from typing import Any
 
 import pytest
 
-from server.app import ServerConfig
-from server.inprocess import InProcessServer
-from tests.tournament.test_run_claims import GATE_BOT
 from tests.web.conftest import drawn_move, save_screenshot
+from tests.web.held_tournament import held_tournament
 from tests.web.test_browser import wait_for_move
-from tournament.config import parse_config
-from tournament.runner import run_tournament_async
-from web.app import WebConfig, start_web
 from web.showcase import Showcase, start_showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
@@ -309,13 +303,6 @@ BOARD_TEXT_UNDER = (
 )
 
 
-def _waited(condition: Any, what: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)
-
-
 def test_a_running_tournament_keeps_the_focus_and_says_its_news_politely(
     tmp_path: Path, page: Any
 ) -> None:
@@ -323,35 +310,8 @@ def test_a_running_tournament_keeps_the_focus_and_says_its_news_politely(
     whole: the link a keyboard user stood on was gone, the focus fell to the
     page's top, and a game ending, or the viewer going away, was told to
     nobody using a screen reader."""
-    (tmp_path / "a11y_gate.py").write_text(GATE_BOT)
-    (tmp_path / "hold").touch()
-    database = tmp_path / "a11y.db"
-    server = InProcessServer(ServerConfig())
-    server.start()
-    viewer = Showcase(server, tournament_dbs=(database,))
-    config = parse_config(
-        {
-            "name": "a11y",
-            "game": "sheep-showdown",
-            "players": 2,
-            "games_per_pairing": 1,
-            "concurrency": 1,
-            "decision_seconds": 60,
-            "python_path": [str(tmp_path)],
-            "options": {"rounds": 1},
-            "bots": [
-                {"name": "gate", "class": "a11y_gate:Bot"},
-                {"name": "random", "builtin": "random"},
-            ],
-        }
-    )
-    try:
-        viewer.web = server.run(start_web(WebConfig(server.address, (database,)), "127.0.0.1", 0))
-        run = server.submit(run_tournament_async(config, server.address, str(database)))
-        _waited(lambda: (tmp_path / "asked").exists() or run.done(), "no game was played")
-        assert not run.done(), run.exception()
-        with closing(sqlite3.connect(database)) as raw:
-            ((match_id,),) = raw.execute("SELECT match_id FROM games_in_play").fetchall()
+    with held_tournament(tmp_path, "a11y") as tournament:
+        viewer, match_id = tournament.viewer, tournament.match_id
         page.add_init_script("window.sheepfoldPollSeconds = 0.3")
         page.goto(f"{viewer.url}/tournaments/0/a11y")
         page.wait_for_selector("#now-playing a.live-link")
@@ -368,8 +328,7 @@ def test_a_running_tournament_keeps_the_focus_and_says_its_news_politely(
         held = page.evaluate("() => document.activeElement.getAttribute('href')")
         refreshed = int(page.get_attribute("#report", "data-refreshed") or 0)
 
-        (tmp_path / "hold").unlink()
-        run.result(120)
+        tournament.release()
         page.wait_for_selector(
             f'#report table.games tr[data-match-id="{match_id}"]', state="attached", timeout=30_000
         )
@@ -383,9 +342,6 @@ def test_a_running_tournament_keeps_the_focus_and_says_its_news_politely(
         assert news.get_attribute("role") == "status"
         assert news.get_attribute("aria-live") == "polite"
         assert page.locator("#report[aria-live]").count() == 0  # not read out whole
-        with closing(sqlite3.connect(database)) as raw:
+        with closing(sqlite3.connect(tournament.database)) as raw:
             ((stored,),) = raw.execute("SELECT COUNT(*) FROM games").fetchall()
         assert news.text_content() == f"{stored} games played, no game playing now"
-    finally:
-        (tmp_path / "hold").unlink(missing_ok=True)
-        viewer.stop()
