@@ -4,6 +4,7 @@
 // page at a time, as they were when the page was loaded.
 import { fetchJson, retryWait, waitToRetry } from "./retry.js";
 import { h, seatColour } from "./svg.js";
+import { focusedLink, refocus } from "./focus.js";
 import { count } from "./words.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
@@ -62,8 +63,7 @@ function fill(matches, where = "") {
   // live match's link in the finished ones once it ends): every update (each
   // move of a live match) replaced the rows, the focus fell to the page's
   // top, and Tab began again from the top bar.
-  const focused = table.contains(document.activeElement) && document.activeElement !== table
-    ? document.activeElement.getAttribute("href") : null;
+  const focused = focusedLink(table);
   const held = focused === null ? null : document.activeElement.closest("tr[data-match-id]");
   let kept = false;
   const put = (id, list, empty) => {
@@ -91,10 +91,9 @@ function fill(matches, where = "") {
   };
   put("live", live, `no live match${where}`);
   put("finished", done, `no finished match${where}`);
-  if (focused === null || kept) return;
-  const link = [...table.querySelectorAll("a[href]")].find((a) => a.getAttribute("href") === focused);
-  // Gone from the list (filtered out, or past its newest): still in the table.
-  (link || table).focus({ preventScroll: true });
+  // Its row moved (its match ended), or it is gone from the list (filtered
+  // out, or past its newest): found again, or the table itself.
+  if (!kept) refocus(table, focused);
 }
 
 function show(matches) {

@@ -6,6 +6,7 @@
 // games (#bot=A&bot=B), and each bot in the standings to its own (#bot=A),
 // which the games list then shows alone.
 import { h } from "./svg.js";
+import { focusedLink, refocus } from "./focus.js";
 import { count } from "./words.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
@@ -92,13 +93,13 @@ async function refresh() {
   else {
     updating(null);
     if (response.status !== 304) {
-      const focused = focusedLink();
+      const focused = focusedLink(report);
       report.innerHTML = text; // the viewer's own escaped HTML
       etag = response.headers.get("ETag");
       report.dataset.refreshed = String(Number(report.dataset.refreshed || 0) + 1);
       linkPairs();
       showPair(false);
-      refocus(focused);
+      refocus(report, focused); // the report swapped whole
       tellNews();
     }
     report.dataset.polled = String(Number(report.dataset.polled || 0) + 1);
@@ -107,23 +108,6 @@ async function refresh() {
   }
   asking = false;
   askLater();
-}
-
-// The link a keyboard user stands on in the report, found again in the new
-// one: the swap dropped the focus to the page's top every few seconds while
-// the tournament ran, and Tab began again from the top bar.
-function focusedLink() {
-  const el = document.activeElement;
-  if (!el || el === report || !report.contains(el)) return null;
-  return { href: el.getAttribute("href"), text: el.textContent };
-}
-
-function refocus(focused) {
-  if (!focused) return;
-  const same = [...report.querySelectorAll("a[href]")].filter((a) => a.getAttribute("href") === focused.href);
-  const link = same.find((a) => a.textContent === focused.text) || same[0];
-  if (link) link.focus({ preventScroll: true });
-  else report.focus({ preventScroll: true }); // gone (a game no longer playing): still in the report
 }
 
 // What changed, in a line a screen reader reads politely (the games played,
