@@ -224,12 +224,13 @@ def error_page(status: int, message: str) -> str:
     # The game server away or slow, or the viewer busy: the same request may be
     # answered a moment later, and the page asks it again by itself.
     again = status in (502, 503, 504)
+    # The tab's title says what the page is, as its heading does: a bare "404"
+    # was all a screen reader's list of tabs read.
+    heading = f"{status} · {reasons.get(status, 'Error')}"
     body = (
-        f'<div class="error-page" data-status="{status}"><h1>{status} · '
-        f"{escape(reasons.get(status, 'Error'))}</h1><p>{escape(message)}</p>"
+        f'<div class="error-page" data-status="{status}"><h1>{escape(heading)}'
+        f"</h1><p>{escape(message)}</p>"
         + ('<p id="again" class="muted"></p>' if again else "")
         + '<p><a href="/">back to the matches</a></p></div>'
     )
-    # The tab's title says what the page is ("404 · Not found"), as its
-    # heading does: a bare "404" was all a screen reader's list of tabs read.
-    return _layout(f"{status} · {reasons.get(status, 'Error')}", body, "again.js" if again else "")
+    return _layout(heading, body, "again.js" if again else "")
