@@ -90,7 +90,10 @@ class ArenaCalls(arena_pb2_grpc.ArenaServicer):
     ) -> None:
         if self.admin_token is None:
             return
-        if not presented:
+        # A token of white space alone is no token given, as an empty one is (a
+        # client's `--admin-token "$(cat FILE)"` of an empty file with its
+        # newline): it was once refused "wrong admin token", as if mistyped.
+        if not presented.strip():
             await abort(context, grpc.StatusCode.UNAUTHENTICATED, needs)
         await self._refuse_wrong_token(presented, context)
 
@@ -98,9 +101,10 @@ class ArenaCalls(arena_pb2_grpc.ArenaServicer):
         """Every call that takes an admin token refuses one that is given and is
         not this server's, whether or not the call needs it: GetMatch once left
         out the seed quietly for a wrong token, so a mistyped token looked like
-        a server that keeps seeds from its admin too. A server without an admin
-        token has none to compare with, and every call ignores the field there."""
-        if presented and self.admin_token is not None and not self._is_admin(presented):
+        a server that keeps seeds from its admin too (white space alone is none
+        given). A server without an admin token has none to compare with, and
+        every call ignores the field there."""
+        if presented.strip() and self.admin_token is not None and not self._is_admin(presented):
             await abort(context, grpc.StatusCode.PERMISSION_DENIED, "wrong admin token")
 
     def _is_admin(self, presented: str) -> bool:
