@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+import games
 from server import sqlite_schema
+from server.match_restore import restored_match
 from server.records import ClockConfig, DamagedRecord, MatchRecord, RecordedMove
 from server.sqlite_schema import SCHEMA_VERSION, StoreError, migrate, schema_version
 from server.sqlite_store import SqliteStore
@@ -288,3 +291,40 @@ def test_matches_stored_before_joins_were_recorded_count_as_joined(tmp_path: Pat
         "new": False,
     }
     store.close()
+
+
+def test_joins_an_older_server_wrote_to_the_file_are_read_its_way(tmp_path: Path) -> None:
+    """A server from before the seats' bits writes `seat_joined = 1` at the
+    first join of a match it hosts that no seat had joined (the column held 0),
+    and nothing for a match whose column is set already: it never clears the
+    bits of a seat that joined on a newer server. Read back by a newer server,
+    1 alone says some seat joined and not which (seat 0's bit is 2, not 1): a
+    seat counts as joined before the restart when it answered a decision, as
+    the older server itself counts it, never seat 0 for every such match."""
+    path = tmp_path / "shared.db"
+    store = SqliteStore(path)
+    for match_id in ("joined here", "joined there"):
+        store.create_match(_record(match_id))
+    store.record_joined("joined here", 1)
+    store.close()
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute(  # the older server's one write of a join, its first of "joined there"
+        "UPDATE matches SET seat_joined = 1 WHERE match_id = 'joined there'"
+    )
+    db.close()
+    reopened = SqliteStore(path)
+    here, there = reopened.load("joined here"), reopened.load("joined there")
+    reopened.close()
+    assert here is not None and there is not None
+    assert (here.seat_joined, here.joined_seats) == (True, frozenset({1}))
+    assert (there.seat_joined, there.joined_seats) == (True, frozenset())
+    game = games.get("sheep-n-sheep")
+    record = replace(there.record, options={}, rules_version=game.rules_version)
+    state = game.new_state(2, record.seed, record.options)
+    answered = state.to_move
+    assert answered is not None
+    move = RecordedMove(1, answered, 0, state.legal_actions()[0].label, "", None)
+    restored = restored_match(replace(there, record=record, moves=[move]), game, MemoryStore())
+    assert [seat.joined for seat in restored.info().seats] == [
+        seat == answered for seat in range(2)
+    ]
