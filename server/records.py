@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import secrets
 from dataclasses import dataclass, field
@@ -19,6 +20,15 @@ from server.clock_limits import MAX_STRIKES as MAX_STRIKES
 from server.clock_limits import MAX_TIME_BANK_SECONDS as MAX_TIME_BANK_SECONDS
 from server.clock_limits import MIN_DECISION_SECONDS as MIN_DECISION_SECONDS
 from server.clock_limits import ClockConfig as ClockConfig
+
+
+class Status(enum.Enum):
+    """A hosted match's status, as the API gives it."""
+
+    WAITING = arena_pb2.MATCH_STATUS_WAITING
+    RUNNING = arena_pb2.MATCH_STATUS_RUNNING
+    FINISHED = arena_pb2.MATCH_STATUS_FINISHED
+    ABORTED = arena_pb2.MATCH_STATUS_ABORTED
 
 
 class DamagedRecord(ValueError):
