@@ -183,7 +183,10 @@ class _Runner:
         self.connected_once = False  # a batch of this run reached the server
         self.told_full: set[str] = set()  # servers whose games were said to wait for room
         self.shaky = False  # the server was said to fail a game and answer again
-        self.told_gone = False  # the health checks of a server gone were said to begin
+        # The server's outages: one ends when a game finds the server back, and
+        # the health checks of each are said to begin once (see _tell_gone).
+        self.outage = 0
+        self.told_outage = -1
         self.storing = asyncio.Lock()  # one game written at a time, in the order they end
         self.playing: set[str] = set()  # keys of the games recorded in play, not yet stored
 
@@ -366,12 +369,16 @@ class _Runner:
         self.errors += 1
         self.progress.game_error(key, error)
 
-    def _tell_gone(self, gone: Unreachable) -> None:
+    def _tell_gone(self, outage: int, gone: Unreachable) -> None:
         """Said once while the games wait on the health checks of a server gone:
         the live line stood still on its last game for their 15 s, its rate and
-        ETA unchanged, as if the run had hung."""
-        if not self.told_gone:
-            self.told_gone = True
+        ETA unchanged, as if the run had hung. Once an outage, not once per
+        game: each game that failed in it (`outage`, as the game found it) comes
+        here, some only after another has given up or found the server back,
+        and a game that once reset the note as its own wait ended let a third,
+        whose first check was answered just then, say it again."""
+        if outage == self.outage and self.told_outage != outage:
+            self.told_outage = outage
             note_on(
                 self.progress,
                 f"{gone}: asking it for its health for up to {WAIT_SECONDS:g} s "
@@ -389,13 +396,14 @@ class _Runner:
         if code not in CUT_SHORT and code != grpc.StatusCode.DEADLINE_EXCEEDED:
             return False
         assert self.channel is not None
+        outage = self.outage
         gone: Unreachable | None = None
         try:
             await ensure_reachable(self.channel, self.address, patient=True)
             await ensure_answering(self.channel, self.address, ANSWER_SECONDS)
         except Unreachable as error_gone:
             gone = error_gone
-            self._tell_gone(gone)
+            self._tell_gone(outage, gone)
         else:
             if code not in CUT_SHORT:
                 return False  # it answers: only the game's call was slow
@@ -404,12 +412,13 @@ class _Runner:
         why = await still_gone(
             self.address,
             self.player.tls,
-            waiting=lambda why: self._tell_gone(gone or Unreachable(self.address, why)),
+            waiting=lambda why: self._tell_gone(outage, gone or Unreachable(self.address, why)),
         )
-        self.told_gone = False
         if why is not None:
             gone = gone or Unreachable(self.address, why)
             raise RunError(f"{gone} (after {count(self.played, 'game')} this run)") from None
+        if self.outage == outage:
+            self.outage += 1  # back: a game that fails from now on is told again
         if gone is not None:
             # The run's channel may wait out gRPC's reconnect backoff before it
             # connects again: the game is played again once it has.
