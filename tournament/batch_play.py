@@ -290,9 +290,21 @@ class _Runner:
     async def _in_play_write(self, key: str, write: Callable[[Store], None]) -> None:
         """A write for spectators alone: one the database refuses (its lock
         held a while, a full disk) is logged and skipped, never the game's
-        failure; the runner's end clears what it left."""
+        failure; the runner's end clears what it left. A run stopped (Ctrl-C)
+        while the write waits for the lock waits for it (IN_PLAY_WAIT_SECONDS
+        at most): its thread wrote on regardless, after the run's end had
+        cleared the rows, and its row stayed under "Now playing" until the
+        next run."""
+        written = asyncio.ensure_future(
+            written_apart(self.store, write, LockWait(IN_PLAY_WAIT_SECONDS))
+        )
         try:
-            await written_apart(self.store, write, LockWait(IN_PLAY_WAIT_SECONDS))
+            await asyncio.shield(written)
+        except asyncio.CancelledError:
+            await asyncio.wait([written])
+            if (error := written.exception()) is not None:
+                self.log.info("games in play not written", key=key, error=str(error))
+            raise
         except (StoreError, sqlite3.Error) as error:
             self.log.info("games in play not written", key=key, error=str(error))
 

@@ -7,6 +7,7 @@ only finished games, and a spectator could not find the games being played."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import sqlite3
@@ -27,6 +28,7 @@ from tests.tournament.test_run_claims import _config, _finished, _held_run
 from tournament import batch_play
 from tournament.batch_play import _Runner
 from tournament.game_play import GamePlayer, PlayedGame
+from tournament.heartbeat import beating
 from tournament.live import live_figures
 from tournament.runner import ladder_stages, open_tournament, schedule_for
 from tournament.schedule import ScheduledGame, make_schedule
@@ -208,3 +210,31 @@ def test_a_game_given_up_is_no_longer_in_play(tmp_path: Path) -> None:
         assert store.games_in_play(runner.tournament_id) == ()
         asyncio.run(runner._play(None, schedule[1]))
         assert runner.played == 1 and store.games_in_play(runner.tournament_id) == ()
+
+
+def test_a_row_whose_write_a_stopped_run_left_waiting_does_not_outlive_its_end(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C while a game's in-play row waits for another process's lock: the
+    write went on in its thread after the run had cleared the rows at its end,
+    and the row stayed, listed under "Now playing" until the next run."""
+    db = tmp_path / "cup.sqlite"
+    with Store(db) as store:
+        runner, schedule = _runner(tmp_path, store)
+        tid = runner.tournament_id
+
+        async def stopped_as_its_row_waits() -> None:
+            async with beating(store, tid, "tournament run"):
+                held = threading.Event()
+                holder = threading.Thread(target=_hold_lock, args=(db, held, 0.6))
+                holder.start()
+                held.wait()
+                playing = asyncio.create_task(runner.in_play(schedule[0], "m1"))
+                await asyncio.sleep(0.3)  # its write waits for the lock
+                playing.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await playing
+                await asyncio.to_thread(holder.join)  # the run ends as the lock is let go
+
+        asyncio.run(stopped_as_its_row_waits())  # its threads' writes done
+        assert store.games_in_play(tid) == ()
