@@ -17,8 +17,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.tournament.quick_cup import Recorder
 from tournament.config import load_config
+from tournament.executors import ray as ray_executor
+from tournament.executors.ray_in_play import InPlayMessages
 from tournament.executors.settings import ExecutorSettings
 from tournament.runner import run_tournament
 from tournament.store import Store
@@ -27,6 +31,8 @@ GAMES = 4  # two deals of two games
 IN_PLAY = 2  # one game of each deal at once, on the two worker nodes
 # Seconds a test waits for what it polls before it fails instead of hanging.
 WAIT_SECONDS = 120.0
+# Seconds a game played after the inbox actor died is waited for in the list.
+LISTED_SECONDS = 30.0
 
 # A bot whose first decision waits until the test opens its gate (a file: a
 # worker's own folder is Ray's copy of the config's, so the paths are
@@ -57,10 +63,10 @@ class GatedBot:
 """
 
 
-def _cup(folder: Path, gate: Path, pids: Path) -> Path:
+def _cup(folder: Path, gate: Path, pids: Path, bot: str = BOT) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     pids.mkdir(parents=True, exist_ok=True)
-    (folder / "gated.py").write_text(BOT.format(gate=str(gate), pids=str(pids)))
+    (folder / "gated.py").write_text(bot.format(gate=str(gate), pids=str(pids)))
     path = folder / "cup.toml"
     path.write_text(
         textwrap.dedent(
@@ -215,3 +221,92 @@ def test_a_game_ray_plays_again_after_its_worker_died_is_listed_with_its_new_mat
         games = {game.key: game for game in store.games(tournament.id)}
         assert store.games_in_play(tournament.id) == ()
     assert games[key].match_id == match_id != first[key]
+
+
+# A bot whose first decision waits until the test lets it go: a bot of the
+# first games (made before GATE/first exists) until GATE/first exists, leaving
+# its process's pid in PIDS as it waits, a bot of the games after them until
+# GATE/all does.
+TWO_GATES_BOT = """
+import os
+import random
+import time
+
+GATE = {gate!r}
+PIDS = {pids!r}
+
+
+class GatedBot:
+    def __init__(self, seed=0):
+        self.rng = random.Random(seed)
+        self.waited = False
+        self.gate = "all" if os.path.exists(os.path.join(GATE, "first")) else "first"
+
+    def decide(self, decision):
+        if not self.waited and self.gate == "first":
+            open(os.path.join(PIDS, str(os.getpid())), "w").close()
+        deadline = time.monotonic() + 100
+        while not self.waited and time.monotonic() < deadline and not any(
+            os.path.exists(os.path.join(GATE, name)) for name in (self.gate, "all")
+        ):
+            time.sleep(0.05)
+        self.waited = True
+        return self.rng.randrange(len(decision.actions))
+"""
+
+
+def test_games_are_still_listed_after_the_inbox_actor_died(
+    cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The actor the workers tell of their matches dies (its process, or its
+    node), once the first games are listed: Ray makes it again, and the games
+    played after are listed too. Made without restarts, the listing stopped
+    there for the rest of the run, quietly."""
+    gate, pids = tmp_path / "gate", tmp_path / "pids"
+    gate.mkdir()
+    config = load_config(_cup(tmp_path / "cup", gate, pids, TWO_GATES_BOT))
+    db = tmp_path / "cup.sqlite"
+    made: list[InPlayMessages] = []
+
+    class Kept(InPlayMessages):
+        def __init__(self) -> None:
+            super().__init__()
+            made.append(self)
+
+    monkeypatch.setattr(ray_executor, "InPlayMessages", Kept)
+    first: set[str] = set()  # the keys listed before the actor died
+    later: set[str] = set()  # the keys listed after
+
+    def watch() -> None:
+        import ray
+
+        try:
+            deadline = time.monotonic() + WAIT_SECONDS
+            while (len(first) < IN_PLAY or len(list(pids.iterdir())) < IN_PLAY) and (
+                time.monotonic() < deadline
+            ):
+                first.update(key for key, _match, _node in _snapshot(db)[0])
+                time.sleep(0.1)
+            if len(first) < IN_PLAY or not made:
+                return
+            ray.kill(made[0].inbox, no_restart=False)  # as its process dying would
+            (gate / "first").touch()  # the first games go on, the next wait
+            deadline = time.monotonic() + LISTED_SECONDS
+            while not later and time.monotonic() < deadline:
+                later.update(key for key, _m, _n in _snapshot(db)[0] if key not in first)
+                time.sleep(0.1)
+        finally:
+            (gate / "all").touch()
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    recorder = Recorder()
+    try:
+        summary = run_tournament(config, database=str(db), progress=recorder, executor=_on(cluster))
+    finally:
+        (gate / "all").touch()
+        watcher.join(WAIT_SECONDS)
+
+    assert len(first) == IN_PLAY and len(made) == 1, (first, made)
+    assert summary.played == GAMES and not recorder.errors
+    assert later, "no game was listed in play after the inbox actor died"

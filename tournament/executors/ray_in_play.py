@@ -8,10 +8,12 @@ takes what the inbox holds at each turn of its loop and writes the rows as a
 local run does (the runner's `in_play`).
 
 The actor is not detached: Ray ends it with the job of the driver that made
-it, the driver ended or killed. Nobody ever waits on it: a worker sends its
-message without waiting for an answer, and the driver only reads an answer
-that has arrived, so an actor gone or a message lost is a row missing, never
-a game or a run held up. It keeps at most INBOX_LIMIT messages, the oldest
+it, the driver ended or killed. Should its process or its node die meanwhile,
+Ray makes it again (empty: the messages it held are lost) and sends it again
+the calls that were under way or sent meanwhile. Nobody ever waits on it: a
+worker sends its message without waiting for an answer, and the driver only
+reads an answer that has arrived, so an actor gone or a message lost is a row
+missing, never a game or a run held up. It keeps at most INBOX_LIMIT messages, the oldest
 dropped first, should the driver stop asking.
 """
 
@@ -68,7 +70,11 @@ class InPlayMessages:
     def __init__(self) -> None:
         import ray
 
-        self.inbox: Any = ray.remote(num_cpus=0, max_restarts=0)(InPlayInbox).remote()
+        # Made again should its process or node die, and the calls to it then
+        # sent again (Ray's max_restarts, max_task_retries): without, the
+        # listing stopped there for the rest of the run, quietly.
+        made = ray.remote(num_cpus=0, max_restarts=-1, max_task_retries=-1)(InPlayInbox)
+        self.inbox: Any = made.remote()
         self._asked: Future[list[MatchCreated]] | None = None
         self.gone = False  # the actor died: no more is asked of it
 
