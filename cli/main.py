@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
 # The command modules are imported in `build_parser`, not here: they pull in gRPC,
-# aiohttp and the games, and a Ctrl-C while they load must end quietly too.
+# aiohttp and the games. The program starts in cli.entry, which ends it quietly
+# at a Ctrl-C while this module and they load.
 
 
 # The commands that call a server for a user and report its failures themselves
@@ -201,6 +202,12 @@ def _parsed_and_run(raw: Sequence[str], argv: Sequence[str] | None) -> int:
                 file=sys.stderr,
             )
             return 1
+        # Until here a Ctrl-C ended the program at once (cli.entry, where the
+        # program starts; not a caller's main(argv)): nothing had started. The
+        # command stops in order, by KeyboardInterrupt.
+        entry = sys.modules.get("cli.entry")
+        if entry is not None:
+            entry.take_interrupts_as_exceptions()
         code = int(args.handler(args) or 0)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         return code

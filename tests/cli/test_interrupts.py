@@ -9,10 +9,12 @@ import contextlib
 import os
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -53,6 +55,73 @@ def test_ctrl_c_while_the_command_loads_exits_130_quietly() -> None:
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 130
     assert done.stderr.strip() == "sheepfold: interrupted"  # before `db` is parsed
+
+
+# How long after the program's first module has loaded (Python's own start is
+# over) a Ctrl-C is pressed: while cli.main and the command modules load, and after.
+PRESS_AFTER_LOAD_SECONDS = (0.0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.04, 0.08)
+
+
+def _console_script(folder: Path) -> Path:
+    """The `sheepfold` console script as pip writes it for pyproject.toml's
+    entry point (the one a virtualenv holds is written when it is installed)."""
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    module, function = scripts["sheepfold"].split(":")
+    script = folder / "sheepfold"
+    script.write_text(
+        f"#!{sys.executable}\nimport sys\nfrom {module} import {function}\n"
+        "if __name__ == '__main__':\n"
+        "    sys.argv[0] = sys.argv[0].removesuffix('.exe')\n"
+        f"    sys.exit({function}())\n"
+    )
+    script.chmod(0o755)
+    return script
+
+
+def _ctrl_c_after_load(program: list[str], address: str, delay: float) -> tuple[int, str]:
+    """`sheepfold health` started by `program`, Ctrl-C `delay` s after its first
+    module loaded (seen in -X importtime's lines): (exit status, stderr)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONPROFILEIMPORTTIME": "1"}
+    command = subprocess.Popen(
+        [*program, "health", "--addr", address, "--timeout", "30"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert command.stderr is not None
+    lines = []
+    for line in command.stderr:
+        lines.append(line)
+        # "import time: 95 | 95 |   cli.entry", once a module has loaded (after
+        # those it imports): the first of the program's own, past its package's.
+        if line.rpartition("|")[2].strip().startswith("cli."):
+            break
+    else:
+        raise AssertionError(f"no module of cli loaded:\n{''.join(lines)}")
+    time.sleep(delay)
+    command.send_signal(signal.SIGINT)
+    rest = command.communicate(timeout=60)[1]
+    return command.returncode, "".join(lines) + rest
+
+
+def test_ctrl_c_from_the_first_line_of_the_program_exits_130_quietly(tmp_path: Path) -> None:
+    """A Ctrl-C while `cli.main` and its imports loaded, before its own handling
+    was in place, ended in a traceback ("from cli.main import main ...
+    KeyboardInterrupt") and death by SIGINT, or (in a class's __set_name__) a
+    RuntimeError, exit 1. The console script and `python -m cli` alike."""
+    with socket.socket() as silent:  # takes the connection, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        for program in ([str(_console_script(tmp_path))], [sys.executable, "-m", "cli"]):
+            for delay in PRESS_AFTER_LOAD_SECONDS:
+                status, stderr = _ctrl_c_after_load(program, address, delay)
+                said = [line for line in stderr.splitlines() if not line.startswith("import time")]
+                assert "Traceback" not in stderr, (program, delay, stderr)
+                assert status == 130, (program, delay, said)
+                assert said[-1] in ("sheepfold: interrupted", "sheepfold health: interrupted")
 
 
 # `sheepfold serve` with a Ctrl-C (or SIGTERM) that lands on the event loop just

@@ -34,7 +34,7 @@ def test_wheel_holds_every_data_file_and_generated_module(wheel: Path) -> None:
             assert installed in names, f"{path} is missing from the wheel"
     assert not any(name.startswith(("tests/", "clients/node/")) for name in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "sheepfold = cli.main:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "sheepfold = cli.entry:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
 def test_the_installed_code_plays_a_match_outside_the_source_tree(
