@@ -14,7 +14,7 @@ from typing import NoReturn
 from sheepfold.message_size import DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES
 
 from clients.bot_limits import LimitsError, parse_limits, shown
-from clients.whole_numbers import ascii_whole_number
+from clients.whole_numbers import ascii_number, ascii_whole_number
 from games.words import noun
 from server.clock_limits import (
     MAX_DECISION_SECONDS,
@@ -25,10 +25,24 @@ from server.clock_limits import (
 
 
 def _number(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    value = ascii_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number{_how_numbers_are_written(text)}"
+        )
+    return value
+
+
+def _how_numbers_are_written(text: str) -> str:
+    """Why `text`, which float() may read, is no number here: "" when it is
+    no number at all."""
+    if not text.isascii():
+        return " (write it in the digits 0-9)"
+    if "_" in text:
+        return " (write it without '_')"
+    if text != text.strip():
+        return " (write it without spaces)"
+    return ""
 
 
 def non_negative_float(text: str) -> float:
@@ -293,10 +307,14 @@ def sandbox_limit(text: str) -> tuple[str, int | float]:
     """KEY=NUMBER, one limit of a sandbox's (`--limit memory_mb=2048`), checked as
     a tournament's [sandbox] table checks it."""
     key, value = key_value(text)
+    if ascii_number(value) is None:  # "1_024", other scripts' digits: int() took them
+        raise argparse.ArgumentTypeError(
+            f"{key}: {value!r} is not a number{_how_numbers_are_written(value)}"
+        )
     try:
         number: int | float = float(value) if "." in value else int(value)
     except ValueError:
-        whole = ascii_whole_number(value.strip())  # more digits than int() reads?
+        whole = ascii_whole_number(value)  # more digits than int() reads?
         if whole is None:
             raise argparse.ArgumentTypeError(f"{key}: {value!r} is not a number") from None
         number = whole

@@ -1,5 +1,6 @@
-"""Reading a whole number a user typed (a flag, an environment variable, an
-address's port), however many digits it has.
+"""Reading a number a user typed (a flag, an environment variable, an
+address's port) as the user sees it written: a whole number however many
+digits it has, and a fractional one (`ascii_number`).
 
 Python reads no whole number of more than 4,300 digits: int() raises a
 ValueError of its own ("Exceeds the limit (4300 digits) for integer string
@@ -25,3 +26,16 @@ def ascii_whole_number(text: str) -> int | None:
     if len(significant) > MAX_DIGITS:
         return PAST_EVERY_BOUND
     return int(significant or "0")
+
+
+def ascii_number(text: str) -> float | None:
+    """`text` as a number (3, 0.5, 1e-3, inf) when written in ASCII alone, with
+    no '_' and no space around it, else None. float() takes "1_000", " 3" and
+    other scripts' digits (Arabic-Indic "٣", fullwidth digits), which `ascii_whole_number`
+    refuses: `--timeout ٣` was 3 seconds where `--port ٣` was a usage error."""
+    if not text.isascii() or "_" in text or text != text.strip():
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return None

@@ -69,6 +69,9 @@ def _case_id(case: object) -> str:
         (("health", "--addr", UNREACHABLE), "--timeout", "-1"),
         (("health", "--addr", UNREACHABLE), "--timeout", "inf"),
         (("health", "--addr", UNREACHABLE), "--timeout", "3601"),
+        # float() reads them (3 s, 10 s), as a whole-number flag does not
+        (("health", "--addr", UNREACHABLE), "--timeout", "\u0663"),
+        (MATCH, "--decision-seconds", "1_0"),
         # once six lines of gRPC's own log, or port 99999 dialled as 34463
         (("health", "--timeout", "2"), "--addr", ""),
         (("health", "--timeout", "2"), "--addr", "127.0.0.1:99999"),
