@@ -128,6 +128,9 @@ def _resembling(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
     for word in extra:
         if word.startswith("--"):
             flag = word.split("=", 1)[0]
+            address = _address_flag(flag, known)
+            if address is not None:
+                return f" (did you mean {address}?)"
             started = [name for name in known if name.startswith(flag)]
             if len(started) == 1:
                 return f" (did you mean {started[0]}?)"
@@ -135,6 +138,22 @@ def _resembling(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
             if close:
                 return f" (did you mean {close[0]}?)"
     return ""
+
+
+# The flags that name the server a command talks to (health's --addr, the
+# other clients' --server), and the words a user carries over from another
+# command or program. By spelling, `health --server` resembled --service, the
+# name of a gRPC service, and `bot --addr` resembled nothing.
+ADDRESS_FLAGS = ("--server", "--addr")
+ADDRESS_WORDS = frozenset({*ADDRESS_FLAGS, "--address", "--host", "--port"})
+
+
+def _address_flag(flag: str, known: Sequence[str]) -> str | None:
+    """The command's own flag for the server's address when `flag` is another
+    command's name for it (or a word for an address), else None."""
+    if flag not in ADDRESS_WORDS:
+        return None
+    return next((name for name in ADDRESS_FLAGS if name in known), None)
 
 
 def _innermost(

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cli.main import main
 from tests.cli.helpers import one_line, random_cup, sheepfold
 
 MATCH = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random,cmd:/bin/true")
@@ -402,3 +403,26 @@ def test_a_bound_above_the_bound_holding_it_is_a_usage_error(
         f"sheepfold {args[0]}: {per_address} is above {total}, so it can never be reached: "
         f"lower {flag} or raise {total_flag}",
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [
+        (("health", "--server", "127.0.0.1:1"), "--addr"),
+        (("health", "--port", "50051"), "--addr"),
+        (("bot", "--addr", "127.0.0.1:1"), "--server"),
+        (("web", "--address", "127.0.0.1:1"), "--server"),
+        (("tournament", "run", "cup.toml", "--addr=127.0.0.1:1"), "--server"),
+        (("health", "--servic", "x"), "--service"),  # a typo still gets the flag it resembles
+    ],
+)
+def test_another_command_s_address_flag_is_told_this_command_s(
+    args: tuple[str, ...], meant: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`health --server ADDR`, as every other client command takes its server,
+    was told "did you mean --service?" (a gRPC service's name), by spelling
+    alone; `bot --addr ADDR`, as health takes it, was told nothing."""
+    with pytest.raises(SystemExit) as stopped:
+        main(list(args))
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].endswith(f"(did you mean {meant}?)")
