@@ -11,7 +11,8 @@ import contextlib
 import ipaddress
 import posixpath
 
-from clients.address_check import check_address
+from clients.address_check import MAX_PORT, check_address, port_out_of_range
+from clients.whole_numbers import ascii_whole_number
 
 
 def server_address(text: str) -> str:
@@ -84,4 +85,10 @@ def ray_address(text: str) -> str:
             f"{text!r} is not a Ray address (HOST:PORT or auto); leave ADDRESS out "
             "to start Ray on this machine"
         )
+    # Its port's range is checked here, as every other address's is: Ray's own
+    # check, after the config is read, said "is not HOST:PORT" of 127.0.0.1:99999.
+    host, sep, port_text = text.removeprefix("ray://").rpartition(":")
+    port = ascii_whole_number(port_text)
+    if sep and host and port is not None and not 1 <= port <= MAX_PORT:
+        raise argparse.ArgumentTypeError(port_out_of_range(text, port_text))
     return text

@@ -80,9 +80,15 @@ def check_address(text: str) -> str:
     if unbracketed_ipv6(host):
         raise ValueError(f"{text!r}: an IPv6 address goes in brackets (e.g. [::1]:50051)")
     if not 1 <= port <= MAX_PORT:
-        shown = port_text.lstrip("0") or "0"  # the port as a number, however long
-        raise ValueError(f"{text!r}: {shown} is not a port: use 1 to {MAX_PORT}")
+        raise ValueError(port_out_of_range(text, port_text))
     return text
+
+
+def port_out_of_range(text: str, port_text: str) -> str:
+    """What is said of the address `text` whose port, `port_text` (ASCII digits),
+    is past 1..65535: the same for every command taking a server's address."""
+    shown = port_text.lstrip("0") or "0"  # the port as a number, however long
+    return f"{text!r}: {shown} is not a port: use 1 to {MAX_PORT}"
 
 
 def _unprintable(text: str) -> bool:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cli.addresses import ray_address
 from cli.main import main
 from tests.cli.helpers import one_line, random_cup, sheepfold
 
@@ -81,6 +82,12 @@ MATCH = ("match", "--game", "sheep-n-sheep", "--players", "2", "--bots", "random
         (
             ("serve", "--port", "0", "--db", ":memory:", "--metrics-host", "0.0.0.0"),
             "sheepfold serve: --metrics-host is for the metrics port: add --metrics-port PORT",
+        ),
+        # Ray's own check, after the config was read, said "is not HOST:PORT"
+        (
+            ("tournament", "run", "c.toml", "--ray", "127.0.0.1:99999"),
+            "sheepfold tournament run: error: argument --ray: '127.0.0.1:99999': "
+            "99999 is not a port: use 1 to 65535",
         ),
         # An empty path is the current folder to pathlib, which was named instead.
         (("tournament", "run", ""), "sheepfold tournament: no config file given"),
@@ -426,3 +433,13 @@ def test_another_command_s_address_flag_is_told_this_command_s(
         main(list(args))
     assert stopped.value.code == 2
     assert capsys.readouterr().err.strip().splitlines()[-1].endswith(f"(did you mean {meant}?)")
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:99999", "ray://head:0", "[::1]:65536"])
+def test_a_ray_address_s_port_out_of_range_is_told_the_range(address: str) -> None:
+    port = address.rpartition(":")[2]
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        ray_address(address)
+    assert str(refused.value) == f"{address!r}: {port} is not a port: use 1 to 65535"
+    assert ray_address("ray://head:10001") == "ray://head:10001"
+    assert ray_address("auto") == "auto"
