@@ -359,6 +359,11 @@ def check_flags(args: argparse.Namespace) -> None:
                     f"{address.partition(',')[0]} alone: choose a path without one"
                 )
             continue
+        if "," in address:  # was told "an IPv6 address goes in brackets"
+            each = " ".join(
+                f"--listen {part.strip()}" for part in address.split(",") if part.strip()
+            )
+            usage_error(f"sheepfold serve: --listen {address!r}: one address each: {each}")
         host, sep, port = address.rpartition(":")
         number = ascii_whole_number(port)
         if not sep or not host or number is None:

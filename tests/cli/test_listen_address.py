@@ -61,6 +61,11 @@ def test_an_unbracketed_ipv6_listen_address_is_refused_before_grpc(address: str)
         ("unix:/", "use HOST:PORT or unix:PATH"),
         ("127.0.0.1:99999", "ports go from 0 to 65535"),
         ("[::1]:65536", "ports go from 0 to 65535"),
+        # once "an IPv6 address goes in brackets (e.g. --listen [::1]:50051)"
+        (
+            "127.0.0.1:5, [::1]:6,",
+            "one address each: --listen 127.0.0.1:5 --listen [::1]:6",
+        ),
     ],
 )
 def test_a_malformed_listen_address_is_a_usage_error(address: str, problem: str) -> None:
