@@ -33,6 +33,7 @@ from clients.launch.cgroup import (
     remove_stale,
     try_cpu_limit,
 )
+from clients.launch.cpu_watch import CpuWatch
 from clients.launch.sandbox import (
     SANDBOX_PATH,
     SHELL,
@@ -345,6 +346,7 @@ class BotProcess:
         self._refused_forks = 0
         self._oom_kills = 0
         self._counted = False  # a cgroup counted the refused forks and OOM kills
+        self._cpu_watch: CpuWatch | None = None
 
     @property
     def pid(self) -> int | None:
@@ -396,6 +398,10 @@ class BotProcess:
         finally:
             for fd in pass_fds:
                 os.close(fd)
+        watching: asyncio.Task[None] | None = None
+        if self.command.sandbox is not None:
+            self._cpu_watch = CpuWatch(self._process.pid, self.command.sandbox.limits.cpu_seconds)
+            watching = asyncio.create_task(self._cpu_watch.run())
         try:
             assert self._process.stdout is not None and self._process.stderr is not None
             pumps = asyncio.gather(
@@ -405,6 +411,8 @@ class BotProcess:
             await self._until_ended(pumps)
             code = await self._process.wait()
         finally:
+            if watching is not None:
+                watching.cancel()
             await self.kill()
         task = asyncio.current_task()
         if task is not None and task.cancelling():
@@ -571,7 +579,9 @@ class BotProcess:
         if code == 0:
             return None
         if limits is not None:
-            if code == 128 + signal.SIGXCPU:
+            if code == 128 + signal.SIGXCPU or (
+                code == 128 + signal.SIGKILL and self._cpu_watch and self._cpu_watch.passed_limit
+            ):
                 return f"CPU limit ({limits.cpu_seconds} s)"
             hit = self.limit_hit()
             if hit is not None:

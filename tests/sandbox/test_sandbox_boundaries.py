@@ -282,7 +282,12 @@ elif attempt in ("bytes in /tmp", "bytes in /dev/shm"):
                 file.write(bytes(1 << 20))
     except OSError as error:
         sys.exit(0 if error.errno == errno.ENOSPC else 4)
-elif attempt == "cpu":
+elif attempt == "kill -9 itself":
+    os.kill(os.getpid(), 9)
+elif attempt in ("cpu", "cpu, SIGXCPU ignored"):
+    if attempt != "cpu":  # as Go does: only the SIGKILL a CPU second later ends it
+        import signal
+        signal.signal(signal.SIGXCPU, signal.SIG_IGN)
     start = time.process_time()
     while time.process_time() - start < 4:
         pass
@@ -303,6 +308,9 @@ sys.exit(3)
         ("bytes in /tmp", "ok"),  # tmp_mb in all
         ("bytes in /dev/shm", "ok"),
         ("cpu", "failed: CPU limit (1 s)"),
+        # Once recorded "killed by SIGKILL", as if by the OOM killer or a kill -9.
+        ("cpu, SIGXCPU ignored", "failed: CPU limit (1 s)"),
+        ("kill -9 itself", "failed: killed by SIGKILL"),  # no limit of its own
     ],
 )
 def test_a_bot_is_held_to_each_of_its_limits(
