@@ -15,6 +15,7 @@ import asyncio
 import ipaddress
 import re
 import socket
+import weakref
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
@@ -133,8 +134,24 @@ OUT_OF_DATE = {
 }
 
 
-def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
-    """Why a call could not reach its server, in a few words."""
+# How to give the certificate to trust, in the words of whoever reads it: a user
+# of the `sheepfold` commands, whose credentials their flags made (ServerTls), or
+# of the SDK, whose own bot has no flags: it was once told of --tls-ca FILE.
+COMMAND_TRUST_HINT = "with --tls-ca FILE"
+SDK_TRUST_HINT = "to play() as credentials=grpc.ssl_channel_credentials(PEM bytes)"
+_MADE_BY_FLAGS: weakref.WeakSet[grpc.ChannelCredentials] = weakref.WeakSet()
+
+
+def trust_hint(credentials: grpc.ChannelCredentials | None) -> str:
+    """COMMAND_TRUST_HINT for credentials a ServerTls made, SDK_TRUST_HINT for any other."""
+    return COMMAND_TRUST_HINT if credentials in _MADE_BY_FLAGS else SDK_TRUST_HINT
+
+
+def reason(
+    error: grpc.RpcError, waited: float = CONNECT_SECONDS, *, trust: str = COMMAND_TRUST_HINT
+) -> str:
+    """Why a call could not reach its server, in a few words; `trust` says how
+    to give a certificate to trust (`trust_hint`)."""
     code = error.code() if hasattr(error, "code") else None
     details = (error.details() if hasattr(error, "details") else "") or ""
     lowered = details.lower()
@@ -150,7 +167,7 @@ def reason(error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
         cause = f" ({why[1]})" if len(why) > 1 and why[1] else ""
         return (
             f"the TLS handshake failed: the server's certificate is not trusted{cause}: "
-            "give its certificate (or its authority's) with --tls-ca FILE"
+            f"give its certificate (or its authority's) {trust}"
         )
     if "hostname verification" in lowered:  # gRPC: "hostname Verification Check failed."
         return (
@@ -265,7 +282,9 @@ class ServerTls:
     ca_pem: bytes | None = None
 
     def credentials(self) -> grpc.ChannelCredentials:
-        return grpc.ssl_channel_credentials(root_certificates=self.ca_pem)
+        made = grpc.ssl_channel_credentials(root_certificates=self.ca_pem)
+        _MADE_BY_FLAGS.add(made)
+        return made
 
 
 def tls_credentials(tls: ServerTls | None) -> grpc.ChannelCredentials | None:
@@ -307,12 +326,14 @@ async def ensure_reachable(
     timeout: float = CONNECT_SECONDS,
     *,
     patient: bool = False,
+    trust: str = COMMAND_TRUST_HINT,
 ) -> None:
     """Return once `channel` is connected; raise Unreachable, saying why, when
     it is not. A first connection fails as soon as it does (nothing listens,
     the name does not resolve, the TLS handshake fails), or after `timeout`
     seconds of no answer. `patient` waits the whole `timeout` through failed
-    attempts, for a server that is coming back (a restart, a rejoin)."""
+    attempts, for a server that is coming back (a restart, a rejoin). `trust`:
+    see `reason`."""
     with suppress(TimeoutError):
         if await asyncio.wait_for(_connected(channel, patient), timeout):
             return
@@ -322,7 +343,7 @@ async def ensure_reachable(
             arena_pb2.ListGamesRequest(), wait_for_ready=False, timeout=1.0
         )
     except grpc.aio.AioRpcError as error:
-        raise Unreachable(address, await reason_at(address, error, timeout)) from None
+        raise Unreachable(address, await reason_at(address, error, timeout, trust=trust)) from None
     # It answered after all (it came up just now): carry on.
 
 
@@ -340,10 +361,16 @@ async def _connected(channel: grpc.aio.Channel, patient: bool) -> bool:
     return True
 
 
-async def reason_at(address: str, error: grpc.RpcError, waited: float = CONNECT_SECONDS) -> str:
+async def reason_at(
+    address: str,
+    error: grpc.RpcError,
+    waited: float = CONNECT_SECONDS,
+    *,
+    trust: str = COMMAND_TRUST_HINT,
+) -> str:
     """`reason`, with a refusal at a host name's last address said in full
     when another of its addresses takes connections (`refused_elsewhere`)."""
-    why = reason(error, waited)
+    why = reason(error, waited, trust=trust)
     if why != "connection refused":
         return why
     details = (error.details() if hasattr(error, "details") else "") or ""

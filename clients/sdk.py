@@ -36,6 +36,7 @@ from clients.connect import (
     keepalive_options,
     open_channel,
     refusal_text,
+    trust_hint,
     went_away,
 )
 from clients.connect import BadAddress as BadAddress
@@ -183,7 +184,12 @@ async def play(
                     # A Play call waits for its channel as long as it takes: a server
                     # that is gone would be waited for for ever. A rejoin waits the
                     # few seconds through refusals, for a server that is restarting.
-                    await ensure_reachable(channel, address, patient=rejoins.attempts > 0)
+                    await ensure_reachable(
+                        channel,
+                        address,
+                        patient=rejoins.attempts > 0,
+                        trust=trust_hint(credentials),
+                    )
                 except Unreachable as error:
                     if rejoins.attempts == 0:
                         raise

@@ -140,6 +140,43 @@ def test_a_certificate_the_client_does_not_trust_is_one_line(tls_server: ServerP
     ), "gRPC's own INFO line about the handshake stays out of the way; the fix is named"
 
 
+def test_the_sdks_untrusted_certificate_names_its_own_argument(
+    tls_server: ServerProcess, certificate: tuple[Path, Path]
+) -> None:
+    """A bot of your own on the SDK has no --tls-ca: the line once named that
+    flag. The argument it names, given the certificate, reaches the server; the
+    commands, whose flags make the same credentials, still name their flag."""
+    import asyncio
+
+    import grpc
+
+    from clients.bots.random_bot import RandomBot
+    from clients.connect import Unreachable
+    from clients.sdk import SeatError, play
+
+    def seat(credentials: grpc.ChannelCredentials) -> Exception:
+        coroutine = play(RandomBot(0), tls_server.address, "m", "t", credentials=credentials)
+        with pytest.raises((Unreachable, SeatError)) as raised:
+            asyncio.run(asyncio.wait_for(coroutine, timeout=20))
+        return raised.value
+
+    untrusted = seat(grpc.ssl_channel_credentials())
+    assert isinstance(untrusted, Unreachable)
+    assert untrusted.why.endswith(
+        "not trusted (self signed certificate): give its certificate (or its authority's) "
+        "to play() as credentials=grpc.ssl_channel_credentials(PEM bytes)"
+    ), untrusted.why
+    trusted = seat(grpc.ssl_channel_credentials(certificate[0].read_bytes()))
+    assert isinstance(trusted, SeatError) and trusted.code == grpc.StatusCode.NOT_FOUND, trusted
+
+    done = sheepfold("bot", "--server", tls_server.address, "--match", "m", "--token", "t", "--tls")
+    assert done.returncode == 1
+    assert one_line(done).endswith(
+        "not trusted (self signed certificate): give its certificate (or its authority's) "
+        "with --tls-ca FILE"
+    ), done.stderr
+
+
 def test_tls_to_a_plaintext_server_says_so_in_one_line(
     server_process: ServerProcess, certificate: tuple[Path, Path]
 ) -> None:

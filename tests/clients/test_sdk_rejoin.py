@@ -101,9 +101,11 @@ def test_only_a_rejoin_waits_through_refusals_for_its_server(
     waits: dict[str, list[bool]] = {}
     real = sdk.ensure_reachable
 
-    async def recorded(channel: grpc.aio.Channel, address: str, *, patient: bool) -> None:
+    async def recorded(
+        channel: grpc.aio.Channel, address: str, *, patient: bool, trust: str
+    ) -> None:
         waits.setdefault(address, []).append(patient)
-        await real(channel, address, patient=patient)
+        await real(channel, address, patient=patient, trust=trust)
 
     monkeypatch.setattr(sdk, "ensure_reachable", recorded)
     outcome, relay, _ = asyncio.run(
