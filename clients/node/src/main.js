@@ -2,7 +2,8 @@
 import { parseConfig, UsageError, USAGE } from './config.js';
 import { createLogger } from './log.js';
 import { playSeat, SeatError, statusName } from './play.js';
-import { ContractNotFound } from './proto.js';
+import { ContractNotFound, grpc } from './proto.js';
+import { TRUST_HINT } from './reason.js';
 import { createRng } from './rng.js';
 
 /** The random strategy: a uniformly random legal action, reproducible from the seed. */
@@ -52,6 +53,9 @@ export function writeOut(stream, text) {
   });
 }
 
+/** How the command's user gives a certificate to trust: its flag, not playSeat's grpc-js credentials. */
+export const COMMAND_TRUST_HINT = 'with --tls-ca FILE';
+
 /** Runs the bot; resolves to the exit status. */
 export async function main(argv, env, { stdout = process.stdout, stderr = process.stderr } = {}) {
   let config;
@@ -79,6 +83,7 @@ export async function main(argv, env, { stdout = process.stdout, stderr = proces
       maxReconnects: config.maxReconnects,
       rejoinSeconds: config.rejoinSeconds,
       maxMessageBytes: config.maxMessageBytes,
+      credentials: config.tls ? grpc.credentials.createSsl(config.tls.rootCerts) : undefined,
     });
     const failed = await writeOut(stdout, `${JSON.stringify(resultToJson(outcome))}\n`);
     if (failed) {
@@ -93,8 +98,9 @@ export async function main(argv, env, { stdout = process.stdout, stderr = proces
       return 1;
     }
     if (!(error instanceof SeatError)) throw error;
-    log.error('seat lost', { match_id: config.matchId, code: statusName(error.code), message: error.details });
-    stderr.write(`sheepfold-node-bot: ${error.message}\n`);
+    const said = (text) => String(text).replace(TRUST_HINT, COMMAND_TRUST_HINT);
+    log.error('seat lost', { match_id: config.matchId, code: statusName(error.code), message: said(error.details) });
+    stderr.write(`sheepfold-node-bot: ${said(error.message)}\n`);
     return 1;
   }
 }

@@ -6,6 +6,8 @@ import { grpc } from './proto.js';
 
 // What the connection's last error says (grpc-js passes on Node's socket errors), in a few words.
 // The TLS ones come first: a certificate's names ("DNS:example.com") would read as a DNS failure.
+// How to give a certificate to trust, said to a user of playSeat; the command says its --tls-ca instead (main.js).
+export const TRUST_HINT = 'to grpc.credentials.createSsl(rootCerts)';
 const NOT_TRUSTED = /self[- ]signed certificate(?: in certificate chain)?|unable to verify the first certificate|unable to get (?:local )?issuer certificate|certificate signature failure/i;
 const CAUSES = [
   [
@@ -24,7 +26,7 @@ const CAUSES = [
     NOT_TRUSTED,
     (last) =>
       `the TLS handshake failed: the server's certificate is not trusted (${NOT_TRUSTED.exec(last)[0]}): ` +
-      "give its certificate (or its authority's) to grpc.credentials.createSsl(rootCerts)",
+      `give its certificate (or its authority's) ${TRUST_HINT}`,
   ],
   [/wrong version number/i, 'the TLS handshake failed: the server does not speak TLS (a plaintext server?)'],
   [/ECONNREFUSED/, 'connection refused'],

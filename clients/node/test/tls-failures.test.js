@@ -4,11 +4,11 @@
 // name does not resolve") and retried for rejoinSeconds, then "raise it to wait longer for a server that restarts".
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { grpc, playSeat, SeatError } from '../src/index.js';
+import { grpc, main, playSeat, SeatError } from '../src/index.js';
 import { startServer } from '../testkit/server.js';
 
 const CA_CONFIG = `[ca]
@@ -40,15 +40,18 @@ function certificate(folder, names, start, end) {
 const folder = mkdtempSync(path.join(tmpdir(), 'sheepfold-node-tls-'));
 const servers = {};
 const pems = {};
+const files = {};
 
 before(async () => {
   const made = {
     elsewhere: certificate(mkdtempSync(path.join(folder, 'e-')), 'DNS:elsewhere.example', '20200101000000Z', '20991231000000Z'),
     expired: certificate(mkdtempSync(path.join(folder, 'x-')), 'DNS:localhost,IP:127.0.0.1', '20200101000000Z', '20200201000000Z'),
+    good: certificate(mkdtempSync(path.join(folder, 'g-')), 'DNS:localhost,IP:127.0.0.1', '20200101000000Z', '20991231000000Z'),
   };
   for (const [name, { cert, key }] of Object.entries(made)) {
     servers[name] = await startServer(['--tls-cert', cert, '--tls-key', key]);
     pems[name] = readFileSync(cert);
+    files[name] = cert;
   }
   servers.plaintext = await startServer();
 });
@@ -107,5 +110,77 @@ describe('playSeat with TLS credentials', () => {
   test('TLS to a plaintext server', { timeout: 30_000 }, async () => {
     const message = await refusal(servers.plaintext.address, grpc.credentials.createSsl(pems.expired));
     assert.match(message, /: the TLS handshake failed: the server does not speak TLS \(a plaintext server\?\)$/);
+  });
+});
+
+/** The command (`sheepfold-node-bot`) run in this process with `flags`: its exit status and what it wrote to stderr. */
+async function command(...flags) {
+  let stderr = '';
+  const sink = { write: (text) => { stderr += text; } };
+  const status = await main(['--match', 'm', '--token', 't', '--max-reconnects', '3', ...flags], {}, { stdout: { write() {} }, stderr: sink });
+  return { status, stderr };
+}
+
+/** The command's own last line on stderr (its log lines are JSON). */
+const said = ({ stderr }) => stderr.trim().split('\n').filter((line) => line.startsWith('sheepfold-node-bot:')).join('\n');
+
+// The command had no TLS flag, only playSeat had credentials: a bot run as a command could not reach a TLS server.
+describe('sheepfold-node-bot --tls-ca and --tls, as `sheepfold bot` has them', () => {
+  test('--tls-ca FILE reaches a TLS server: the answer is the server\'s own', { timeout: 30_000 }, async () => {
+    const done = await command('--server', servers.good.address, '--tls-ca', files.good);
+    assert.equal(done.status, 1);
+    assert.equal(said(done), "sheepfold-node-bot: NOT_FOUND: no match 'm'");
+  });
+
+  test('the program says nothing but its own lines on stderr (no warning of Node\'s about the IP address)', { timeout: 30_000 }, async () => {
+    const bin = new URL('../bin/sheepfold-node-bot.js', import.meta.url).pathname;
+    const argv = [bin, '--server', servers.good.address, '--match', 'm', '--token', 't', '--tls-ca', files.good];
+    const stderr = await new Promise((resolve) => {
+      execFile(process.execPath, argv, (error, _stdout, text) => resolve(`exit ${error?.code ?? 0}\n${text}`));
+    });
+    const lines = stderr.trim().split('\n');
+    assert.equal(lines[0], 'exit 1');
+    assert.equal(lines.at(-1), "sheepfold-node-bot: NOT_FOUND: no match 'm'");
+    for (const line of lines.slice(1, -1)) assert.ok(line.startsWith('{'), `not a log line: ${line}`);
+  });
+
+  test('without them, the TLS server is said to close the connection', { timeout: 30_000 }, async () => {
+    const done = await command('--server', servers.good.address);
+    assert.match(said(done), /: the server closed the connection \(if it serves TLS, connect with TLS\)$/);
+  });
+
+  test('--tls checks against the system\'s authorities, and names the flag that gives another', { timeout: 30_000 }, async () => {
+    const done = await command('--server', servers.good.address, '--tls');
+    assert.equal(done.status, 1);
+    assert.match(
+      said(done),
+      /^sheepfold-node-bot: UNAVAILABLE: cannot reach the server at 127\.0\.0\.1:\d+: the TLS handshake failed: the server's certificate is not trusted \(self[- ]signed certificate\): give its certificate \(or its authority's\) with --tls-ca FILE$/,
+    );
+    assert.doesNotMatch(done.stderr, /createSsl/, 'the command\'s user has no grpc-js credentials to give');
+  });
+
+  test('a --tls-ca file that cannot be used is a usage error, one line', { timeout: 30_000 }, async () => {
+    const empty = path.join(folder, 'empty.pem');
+    writeFileSync(empty, '');
+    const key = path.join(path.dirname(files.good), 'key.pem');
+    const fifo = path.join(folder, 'fifo.pem');
+    execFileSync('mkfifo', [fifo]);
+    const cases = [
+      [path.join(folder, 'missing.pem'), 'no such file or directory'],
+      [folder, 'not a regular file'],
+      ['/dev/null', 'not a regular file'],
+      [empty, 'holds no PEM certificate'],
+      [key, 'holds no PEM certificate'],
+      ['', 'an empty path: name a file'],
+      [fifo, 'not a regular file'], // opened without waiting for a writer that never comes
+    ];
+    for (const [file, why] of cases) {
+      const done = await command('--server', servers.good.address, '--tls-ca', file);
+      assert.equal(done.status, 2, file);
+      assert.equal(done.stderr.split('\n')[0], `sheepfold-node-bot: --tls-ca ${JSON.stringify(file)}: ${why}`);
+    }
+    const unix = await command('--server', 'unix:/tmp/arena.sock', '--tls');
+    assert.equal(unix.status, 2);
+    assert.match(unix.stderr, /^sheepfold-node-bot: --tls and --tls-ca are for TCP addresses; a Unix socket is never served with TLS\n/);
   });
 });
