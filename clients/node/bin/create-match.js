@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Creates one match and prints its id and seat tokens as JSON: a way to set up a
-// match by hand for trying a bot (`sheepfold match` plays the seats itself instead).
+// `sheepfold-create-match`: creates one match and prints its id and seat tokens as JSON, a way to set up
+// a match by hand for trying a bot (`sheepfold match` plays the seats itself instead).
 import { parseArgs } from 'node:util';
 import { arenaClient, checkAddress, ContractNotFound, endedWith, unary, writeOut } from '../src/index.js';
 import { integer, joinNegativeValues, seconds, shown, UsageError } from '../src/config.js';
@@ -10,8 +10,9 @@ import { SEED_MAX } from '../src/rng.js';
 const MIN_DECISION_SECONDS = 0.001;
 const MAX_DECISION_SECONDS = 3600;
 
-const USAGE = `usage: create-match.js --game NAME [--players N] [--option KEY=VALUE]...
-                       [--seed N] [--decision-seconds S] [--server HOST:PORT] [--admin-token T]
+const USAGE = `usage: sheepfold-create-match --game NAME [--players N] [--option KEY=VALUE]...
+                              [--seed N] [--decision-seconds S] [--server HOST:PORT]
+                              [--admin-token T]
 
 Prints {"match_id", "seed", "seat_tokens"} as one JSON line. --server defaults to
 $SHEEPFOLD_SERVER or 127.0.0.1:50051, --admin-token to $SHEEPFOLD_ADMIN_TOKEN.
@@ -47,7 +48,7 @@ async function run() {
       return 2;
     }
     const failed = await writeOut(process.stdout, `${USAGE}\n`);
-    if (failed) process.stderr.write(`create-match: cannot write the usage to stdout: ${failed.message}\n`);
+    if (failed) process.stderr.write(`sheepfold-create-match: cannot write the usage to stdout: ${failed.message}\n`);
     return failed ? 1 : 0;
   }
   // No prototype: `options['__proto__'] = v` on a plain object set its prototype
@@ -86,12 +87,12 @@ async function run() {
     const failed = await writeOut(process.stdout, made);
     if (failed) {
       // The match exists, but nobody can join it without its tokens.
-      process.stderr.write(`create-match: cannot write the match to stdout: ${failed.message}\n`);
+      process.stderr.write(`sheepfold-create-match: cannot write the match to stdout: ${failed.message}\n`);
       return 1;
     }
     return 0;
   } catch (error) {
-    process.stderr.write(`create-match: ${endedWith(address, error.code, error.details ?? error.message)}\n`);
+    process.stderr.write(`sheepfold-create-match: ${endedWith(address, error.code, error.details ?? error.message)}\n`);
     return 1;
   } finally {
     client.close();
@@ -103,7 +104,7 @@ run().then(
     process.exitCode = code;
   },
   (error) => {
-    process.stderr.write(`create-match: ${error.message}\n`);
+    process.stderr.write(`sheepfold-create-match: ${error.message}\n`);
     process.exitCode = error instanceof ContractNotFound ? 1 : 2;
   },
 );

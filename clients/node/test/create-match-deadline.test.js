@@ -20,7 +20,7 @@ test('a deadline above 0 and below 0.001 s is a usage error, exit 2, before conn
     assert.equal(run.status, 2, run.stderr);
     assert.equal(
       run.stderr,
-      `create-match: --decision-seconds must be 0 (the server's default) or 0.001 to 3600, got "${seconds}"\n`,
+      `sheepfold-create-match: --decision-seconds must be 0 (the server's default) or 0.001 to 3600, got "${seconds}"\n`,
     );
   }
 });
@@ -29,6 +29,6 @@ test('0 (the server\'s default), 0.001 and 3600 are taken, and go on to the serv
   for (const seconds of ['0', '0.0', '0.001', '3600']) {
     const run = createMatch(seconds);
     assert.equal(run.status, 1, run.stderr);
-    assert.match(run.stderr, /^create-match: UNAVAILABLE: cannot reach the server at 127\.0\.0\.1:1/);
+    assert.match(run.stderr, /^sheepfold-create-match: UNAVAILABLE: cannot reach the server at 127\.0\.0\.1:1/);
   }
 });

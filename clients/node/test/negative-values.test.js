@@ -36,5 +36,5 @@ test('the programs say it in one line, exit 2', () => {
   assert.match(bot.stderr, /^sheepfold-node-bot: --seat must be at least 0, got "-1"\n\nusage:/);
   const create = spawnSync(process.execPath, [CREATE_MATCH, '--server', '127.0.0.1:1', '--game', 'x', '--seed', '-1'], { encoding: 'utf8' });
   assert.equal(create.status, 2);
-  assert.equal(create.stderr, 'create-match: --seed must be at least 0, got "-1"\n');
+  assert.equal(create.stderr, 'sheepfold-create-match: --seed must be at least 0, got "-1"\n');
 });

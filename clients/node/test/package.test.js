@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,33 @@ test('a package packed without its scripts (ignore-scripts) says in one line tha
         "in a bot sandbox, let the bot read the repository's proto/ (`sheepfold match --read-only`, a tournament bot's " +
         '`sandbox.read_only`); pack with `npm pack --ignore-scripts=false`\n',
     );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+// The README linked ../../docs/writing-a-bot.md, which a tarball has no repository around to hold; and
+// create-match.js was shipped with no command to run it by.
+test('the packed README links only to what the package holds, and every program it ships is a command', () => {
+  const { work, files, unpacked } = packAndUnpack(true);
+  try {
+    const readme = readFileSync(path.join(unpacked, 'README.md'), 'utf8');
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((link) => link[1]).filter((target) => !/^(#|[a-z]+:)/.test(target));
+    for (const target of targets) {
+      const file = path.normalize(target.split('#')[0]);
+      assert.ok(files.includes(file), `the README links to ${target}, which is not in the package (${files})`);
+    }
+
+    const { bin } = JSON.parse(readFileSync(path.join(unpacked, 'package.json'), 'utf8'));
+    const programs = files.filter((file) => file.startsWith('bin/'));
+    assert.deepEqual(Object.values(bin).map((file) => path.normalize(file)).sort(), programs.sort(), `every bin/ program is a command: ${JSON.stringify(bin)}`);
+    for (const [name, file] of Object.entries(bin)) {
+      assert.match(name, /^sheepfold-/, 'a command named for what it belongs to');
+      const help = spawnSync(process.execPath, [path.join(unpacked, file), '--help'], { encoding: 'utf8', timeout: 30_000 });
+      assert.equal(help.status, 0, help.stderr);
+      assert.ok(help.stdout.startsWith(`usage: ${name} `), `${file} --help names its command ${name}: ${help.stdout.split('\n')[0]}`);
+      assert.ok(readme.includes(`npx ${name}`), `the README says how to run ${name} from an installed package`);
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

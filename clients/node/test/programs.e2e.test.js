@@ -43,13 +43,13 @@ describe('the Node bot programs against a real server', () => {
   test('create-match.js refuses numbers it would send as others, and a malformed address, before connecting (exit 2)', HANG, async () => {
     // proto-loader sent "abc" as seed 0 and 2^64 + x as x, and Number() players "abc" as 0 and 2.5 as 2.
     const refusals = [
-      [['--seed', 'abc'], /^create-match: --seed must be an integer, got "abc"$/m],
-      [['--seed', '18446744073709551616'], /^create-match: --seed must be at most 18446744073709551615, got "18446744073709551616"$/m],
-      [['--players', 'abc'], /^create-match: --players must be an integer, got "abc"$/m],
-      [['--players', '2.5'], /^create-match: --players must be an integer/m],
-      [['--players', '99999999999'], /^create-match: --players must be at most 2147483647/m],
-      [['--decision-seconds', 'xyz'], /^create-match: --decision-seconds must be a number of seconds, got "xyz"$/m],
-      [['--server', 'not an address:xx'], /^create-match: --server "not an address:xx"/m],
+      [['--seed', 'abc'], /^sheepfold-create-match: --seed must be an integer, got "abc"$/m],
+      [['--seed', '18446744073709551616'], /^sheepfold-create-match: --seed must be at most 18446744073709551615, got "18446744073709551616"$/m],
+      [['--players', 'abc'], /^sheepfold-create-match: --players must be an integer, got "abc"$/m],
+      [['--players', '2.5'], /^sheepfold-create-match: --players must be an integer/m],
+      [['--players', '99999999999'], /^sheepfold-create-match: --players must be at most 2147483647/m],
+      [['--decision-seconds', 'xyz'], /^sheepfold-create-match: --decision-seconds must be a number of seconds, got "xyz"$/m],
+      [['--server', 'not an address:xx'], /^sheepfold-create-match: --server "not an address:xx"/m],
     ];
     for (const [flags, said] of refusals) {
       const run = await runBot(['--server', server.address, '--game', 'sheep-n-sheep', ...flags], {}, CREATE_MATCH);
@@ -65,14 +65,14 @@ describe('the Node bot programs against a real server', () => {
     await proxy.close();
     const away = await runBot(['--server', proxy.address, '--game', 'sheep-n-sheep'], {}, CREATE_MATCH);
     assert.equal(away.code, 1);
-    assert.equal(away.stderr, `create-match: UNAVAILABLE: cannot reach the server at ${proxy.address}: connection refused\n`);
+    assert.equal(away.stderr, `sheepfold-create-match: UNAVAILABLE: cannot reach the server at ${proxy.address}: connection refused\n`);
   });
 
   test('create-match.js refuses an option given twice (exit 2) and sends every option name as written', HANG, async () => {
     // The later value once won without a word (`sheepfold create` refuses it, exit 2).
     const twice = await runBot(['--server', server.address, '--game', 'sheep-showdown', '--option', 'rounds=1', '--option', 'rounds=3'], {}, CREATE_MATCH);
     assert.equal(twice.code, 2, twice.stderr);
-    assert.equal(twice.stderr, "create-match: --option: rounds given twice ('1', then '3'): give it once\n");
+    assert.equal(twice.stderr, "sheepfold-create-match: --option: rounds given twice ('1', then '3'): give it once\n");
     assert.equal(twice.stdout, '');
     const same = await runBot(['--server', server.address, '--game', 'sheep-showdown', '--option', 'rounds=1', '--option', 'rounds=1'], {}, CREATE_MATCH);
     assert.equal(same.code, 0, same.stderr);
