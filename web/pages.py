@@ -107,7 +107,9 @@ def match_page(boot: dict[str, Any]) -> str:
 <div class="match">
   <section class="board-wrap"><svg id="board" xmlns="http://www.w3.org/2000/svg" role="img"
   aria-label="board"></svg>
-  <div id="private" class="private"></div></section>
+  <div id="private" class="private"></div>
+  <details id="board-words" class="board-words"><summary>The board in words</summary>
+  <div id="board-words-list"></div></details></section>
   <aside class="side">
     <div id="turn" class="turn"></div>
     <div id="clock" class="clock"></div>

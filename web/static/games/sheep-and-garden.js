@@ -343,7 +343,7 @@ export function draw(svg, obs, ctx) {
 }
 
 // "All cards": a face-down objective shows its card, from its holder's view.
-function reveal(o, ctx) {
+export function reveal(o, ctx) {
   if (o.card || !ctx.seats) return o;
   const holder = (o.holders || [])[0];
   const seen = ((ctx.seats[holder] || {}).objectives || []).find((x) => x.slot === o.slot);

@@ -9,7 +9,7 @@ const COLOURS = {
 };
 // What the seat placing cards is doing, in the rules' words: the phase's
 // name, lower-cased, read "placing: same (0 placed)" to a spectator.
-const PLACING = {
+export const PLACING = {
   SAME: "placing cards of one number",
   RUN: "placing a run",
   DISCARD: "discarding for a free placement",

@@ -76,7 +76,7 @@ const DECIDES = {
   SCORE: "scores a group or stops",
 };
 
-function middleLines(obs) {
+export function middleLines(obs) {
   const phase = short(obs.phase, "STUBBORN_SHEEP_PHASE_");
   // The seat deciding: at setup each seat orients its own fences while the
   // turn (`current`) is still seat 0's.

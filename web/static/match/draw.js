@@ -5,6 +5,7 @@ import { h, seatColour } from "../svg.js";
 import { $, board, boot, game, model } from "./model.js";
 import { botNode, seatText } from "./names.js";
 import { ordinal } from "../words.js";
+import { tellBoard } from "./board-words.js";
 
 let pending = false;
 export function render() {
@@ -40,6 +41,7 @@ function draw() {
   $("view-wrap").hidden = model.live || model.status === "gone";
   if (!frame) {
     $("move-label").textContent = model.live ? "waiting for the first move" : "no moves to show";
+    tellBoard(null);
     drawLog();
     return;
   }
@@ -56,7 +58,7 @@ function draw() {
   // Before the board: on a phone the turn line stands above it, and the
   // board's room is measured under this move's line, not the last one's.
   drawTurn(frame, result);
-  const drawn = game.draw(board, frame.observation, {
+  const ctx = {
     players: boot.players,
     view: model.view,
     seats: frame.seats || null,
@@ -65,7 +67,9 @@ function draw() {
     // The position before this move (null at the first frame the page holds),
     // for a board that marks what the move changed.
     previous: model.index > 0 ? frames[model.index - 1].observation : null,
-  });
+  };
+  const drawn = game.draw(board, frame.observation, ctx);
+  tellBoard(frame.observation, { ...ctx, seatName: seatText });
   // A board that would not read in the room above the controls (Sheep &
   // Garden late in a match on a 375x667 phone) is drawn to its column's width,
   // taller than the window: the page scrolls, and the controls, at the end of
