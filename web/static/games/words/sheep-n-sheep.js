@@ -5,15 +5,16 @@ import { PLACING } from "../sheep-n-sheep.js";
 import { count } from "../../words.js";
 import { item, listed, shownOwn } from "./common.js";
 
-// As the event log names a card: "blue 1 with bell (#61)".
-function cardWords(c) {
+// As the event log names a card ("blue 1 with bell (#61)"), and where a seat
+// chooses it (the market, a hand) with what it scores ("(#61; a group of
+// exactly 3 scores 6)").
+function cardWords(c, valued = false) {
   const icon = short(c.icon, "SHEEP_N_SHEEP_ICON_").toLowerCase();
   const mark = icon === "none" || icon === "unspecified" ? "" : ` with ${icon.replace("_", "-")}`;
-  return `${short(c.colour, "SHEEP_N_SHEEP_COLOUR_").toLowerCase()} ${c.number}${mark} (#${c.id})`;
+  const value = valued ? `; a group of exactly ${c.condition} scores ${c.vp}` : "";
+  return `${short(c.colour, "SHEEP_N_SHEEP_COLOUR_").toLowerCase()} ${c.number}${mark} (#${c.id}${value})`;
 }
-
-// With what it scores, where a seat chooses it (the market, a hand).
-const valued = (c) => `${cardWords(c)}, a group of exactly ${c.condition} scores ${c.vp}`;
+const valued = (c) => cardWords(c, true);
 
 // A pasture's cards in rows from the top (y grows upwards), left to right.
 function rows(cards, before) {
