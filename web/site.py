@@ -34,7 +34,7 @@ from collections import Counter
 from typing import cast
 
 import structlog
-from aiohttp import web
+from aiohttp import hdrs, web
 from aiohttp.http_exceptions import BadHttpMessage, LineTooLong
 from aiohttp.web_protocol import RequestHandler
 
@@ -171,12 +171,28 @@ class _OwnErrorPages(RequestHandler):
         # that nothing was sent yet; its page is dropped.
         super().handle_error(request, status, exc, message)
         status, why = _refusal(status, exc)
-        response = web.Response(
-            status=status, text=error_page(status, why), content_type="text/html"
-        )
+        page = error_page(status, why)
+        if _asked_with_head(request):
+            # Its headers only, with the length the page would have. aiohttp
+            # leaves out a HEAD's body by the request's method, which for a
+            # request it could not parse is "UNKNOWN": it sent the page.
+            response = web.Response(
+                status=status,
+                headers={hdrs.CONTENT_LENGTH: str(len(page.encode()))},
+                content_type="text/html",
+                charset="utf-8",
+            )
+        else:
+            response = web.Response(status=status, text=page, content_type="text/html")
         response.headers.update(SECURITY_HEADERS)
         response.force_close()
         return response
+
+
+def _asked_with_head(request: web.BaseRequest) -> bool:
+    transport = request.transport
+    counted = transport.get_protocol() if transport is not None else None
+    return isinstance(counted, _Counted) and counted.latest_request.is_head
 
 
 TARGET_TOO_LONG = (
@@ -250,15 +266,48 @@ def _notice_when_gone(transport: asyncio.BaseTransport) -> None:
                 sock.setsockopt(level, option, value)
 
 
+class _LatestRequest:
+    """The first bytes of the latest request begun on a connection, for its
+    method once aiohttp's parser has rejected it (the parser keeps none of it).
+
+    A request starts a connection and follows the blank line that ends the
+    previous one's head; a body holding a blank line would mislead it, but only
+    as to whether the short page is sent whole or as its headers."""
+
+    __slots__ = ("_carry", "start")
+
+    KEPT = 16  # enough for a method past a few stray line ends
+
+    def __init__(self) -> None:
+        self.start = b""
+        self._carry = b""  # the last 4 bytes read, for a blank line split between reads
+
+    def feed(self, data: bytes) -> None:
+        seen = self._carry + data
+        # The last blank line with a byte after it: a request begun.
+        end = seen.rfind(b"\r\n\r\n", 0, len(seen) - 1)
+        if end >= 0:
+            self.start = seen[end + 4 : end + 4 + self.KEPT]
+        elif len(self.start) < self.KEPT:
+            self.start = (self.start + data)[: self.KEPT]
+        self._carry = seen[-4:]
+
+    @property
+    def is_head(self) -> bool:
+        # A server ignores empty lines before a request line (RFC 9112, 2.2).
+        return self.start.lstrip(b"\r\n").startswith(b"HEAD ")
+
+
 class _Counted(asyncio.Protocol):
     """aiohttp's handler for one connection, and the site's count of it."""
 
-    __slots__ = ("_address", "_handler", "_site")
+    __slots__ = ("_address", "_handler", "_site", "latest_request")
 
     def __init__(self, handler: asyncio.Protocol, site: BoundedSite) -> None:
         self._handler = handler
         self._site = site
         self._address: str | None = None  # set once admitted
+        self.latest_request = _LatestRequest()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         address = _address(transport)
@@ -278,6 +327,7 @@ class _Counted(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self._address is not None:
+            self.latest_request.feed(data)
             self._handler.data_received(data)
 
     def eof_received(self) -> bool | None:
