@@ -1,5 +1,6 @@
 """Sheep Showdown's dogs and the cards they stand on, in headless Chromium:
-every card's words in sight beside its dog, on a laptop and on a phone."""
+every card's words in sight beside its dog, and every dog's number 4.5:1 or
+more on the dog, on a laptop and on a phone."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from clients.bots.random_bot import RandomBot
 from clients.matchplay import play_match
 from tests.web.conftest import laptop_and_phone, save_screenshot
 from tests.web.test_browser import wait_for_move
+from tests.web.test_browser_screen_reader import BOARD_TEXT_UNDER
 from tests.web.test_http import _replay
 from web.showcase import Showcase
 
@@ -47,13 +49,17 @@ COVERED = """() => {
 
 
 # Steps the page through moves 0 to `last` as the address does (#move=N), and
-# at each, once the board draws it, reads COVERED. In the page, in one call:
+# at each, once the board draws it, reads COVERED and the dogs' numbers under
+# 4.5:1 (BOARD_TEXT_UNDER). In the page, in one call:
 # three calls from here a move (set the address, wait, read) made the
 # six-seat test 14 s on two busy cores.
 EVERY_MOVE = (
     """async (last) => {
   const covered = """
     + COVERED
+    + """;
+  const under = """
+    + BOARD_TEXT_UNDER
     + """;
   const board = () => document.getElementById('board');
   const moves = [];
@@ -64,7 +70,7 @@ EVERY_MOVE = (
       if (performance.now() > until) throw new Error(`move ${move} was not drawn in 15 s`);
       await new Promise((done) => requestAnimationFrame(done));
     }
-    moves.push(covered());
+    moves.push({ covered: covered(), low: under('#board text.dog-number') });
   }
   return moves;
 }"""
@@ -76,8 +82,9 @@ def _check_every_move(page: Any, url: str, moves: int) -> int:
     page.goto(f"{url}#move=0")
     wait_for_move(page, 0)
     seen = 0
-    for move, found_at_move in enumerate(page.evaluate(EVERY_MOVE, moves)):
-        for found in found_at_move:
+    for move, at_move in enumerate(page.evaluate(EVERY_MOVE, moves)):
+        assert at_move["low"] == [], f"move {move}: {at_move['low']}"
+        for found in at_move["covered"]:
             assert found["shown"], f"move {move}: {found}"
             assert not found["meet"] and not found["hidden"], f"move {move}: {found}"
             assert not found["glyphHidden"], f"move {move}: {found}"

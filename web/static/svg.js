@@ -43,6 +43,34 @@ export function seatColour(seat) {
   return seat === null || seat === undefined || seat < 0 ? "#8aa37b" : SEAT_COLOURS[seat % SEAT_COLOURS.length];
 }
 
+// "#rrggbb" as [r, g, b], 0 to 255.
+function channels(colour) {
+  return [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+}
+
+// WCAG's relative luminance of [r, g, b].
+function luminance(rgb) {
+  const [r, g, b] = rgb.map((v) => {
+    v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+// `top` ("#rrggbb") at `alpha` over `under`, as [r, g, b].
+export function blend(top, under, alpha) {
+  const [a, b] = [channels(top), channels(under)];
+  return a.map((v, i) => alpha * v + (1 - alpha) * b[i]);
+}
+
+// Black or white, whichever reads better on `ground` ("#rrggbb" or [r, g, b]):
+// one of them is always 4.58:1 or more. White alone was 2.2:1 on seat 2's
+// yellow and 4.28:1 on seat 0's red.
+export function inkOn(ground) {
+  const l = luminance(typeof ground === "string" ? channels(ground) : ground);
+  return (1.05 / (l + 0.05)) >= ((l + 0.05) / 0.05) ? "#fff" : "#000";
+}
+
 // Sets the viewBox and clears the svg for a fresh drawing.
 export function reset(svg, width, height) {
   svg.replaceChildren();

@@ -1,5 +1,5 @@
 // Sheep Showdown: the meadow grid of cards, the dogs, and each flock.
-import { h, legible, reset, s, scaleIn, seatColour, short, text, widthOf } from "../svg.js";
+import { blend, h, inkOn, legible, reset, s, scaleIn, seatColour, short, text, widthOf } from "../svg.js";
 
 const CELL = 68;
 const PAD = 28;
@@ -16,6 +16,8 @@ function dogPlace(name) {
   const r = Math.max(10, Math.min(DOG_R, (CELL - 8 - name - 2 - 5 - ring) / 2.05));
   return { r, x: CELL - r - ring, y: 5 + 1.05 * r };
 }
+
+const EMPTY_FILL = "#8fbf6a";
 
 const LOOK = {
   EMPTY: { fill: "none", label: "" },
@@ -39,7 +41,7 @@ function card(kind, x, y, size, f, dogged = false) {
   const g = s("g", { class: "card" });
   if (kind === "EMPTY") {
     g.append(s("rect", { x: x + 4, y: y + 4, width: size - 8, height: size - 8, rx: 8,
-      fill: "#8fbf6a", stroke: "#7aa85a", "stroke-dasharray": "4 4" }));
+      fill: EMPTY_FILL, stroke: "#7aa85a", "stroke-dasharray": "4 4" }));
     return g;
   }
   g.append(s("rect", { x: x + 4, y: y + 4, width: size - 8, height: size - 8, rx: 8,
@@ -112,19 +114,24 @@ export function draw(svg, obs, ctx) {
     // A dog out of the round is faded and crossed, its number over the cross
     // and at full strength: a "✕" over the number of a dog at 45% opacity
     // left the end of a six-seat match six faded dogs no one could tell apart.
-    const body = s("g", { opacity: dog.out ? 0.45 : 1 },
+    const faded = dog.out ? 0.45 : 1;
+    const body = s("g", { opacity: faded },
       s("circle", { cx, cy, r, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 2 }),
       s("ellipse", { cx: cx - 13 * e, cy: cy - 12 * e, rx: 6 * e, ry: 9 * e, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }),
       s("ellipse", { cx: cx + 13 * e, cy: cy - 12 * e, rx: 6 * e, ry: 9 * e, fill: seatColour(dog.owner), stroke: "#1d1d1d", "stroke-width": 1.5 }));
     const c = 15 * e;
     const cross = dog.out ? s("path", { class: "dog-cross", d: `M ${cx - c} ${cy - c} L ${cx + c} ${cy + c} M ${cx + c} ${cy - c} L ${cx - c} ${cy + c}`, stroke: "#111", "stroke-width": 3, "stroke-linecap": "round", opacity: 0.7 }) : null;
+    // The number in black or white, whichever reads better on the dog as
+    // drawn (a faded one over its card), outlined in the other.
+    const kind = short(grid[dog.cell.row * size + dog.cell.col], CARD);
+    const ink = inkOn(blend(seatColour(dog.owner), kind === "EMPTY" ? EMPTY_FILL : (LOOK[kind] || { fill: "#eee" }).fill, faded));
     svg.append(s("g", {
       class: "dog", "data-dog": dog.dog, "data-owner": dog.owner, "data-row": dog.cell.row,
       "data-col": dog.cell.col, "data-out": dog.out ? "true" : "false",
     },
     moving ? s("circle", { cx, cy, r: r + 4, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "5 3" }) : null,
     body, cross,
-    text(cx, cy + 1, `${dog.dog}`, { class: "dog-number", "font-size": f(14), "font-weight": 700, fill: "#fff", stroke: "#1d1d1d", "stroke-width": 3, "paint-order": "stroke" })));
+    text(cx, cy + 1, `${dog.dog}`, { class: "dog-number", "font-size": f(14), "font-weight": 700, fill: ink, stroke: ink === "#fff" ? "#1d1d1d" : "#fff", "stroke-width": 3, "paint-order": "stroke" })));
   }
 }
 
