@@ -90,6 +90,7 @@ def build_app(config: WebConfig) -> web.Application:
         )
 
     async def stop(app: web.Application) -> None:
+        await app[STATE].end_shared_loads()  # before the gateway they call closes
         await app[STATE].hub.close()
         await app[STATE].gateway.close()
         renderer, app[STATE].renderer = app[STATE].renderer, None

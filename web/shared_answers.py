@@ -68,6 +68,15 @@ class SharedAnswers(Generic[K, V]):
             loading.add_done_callback(lambda done: self._landed(key, done))
         return await asyncio.shield(flight[1])
 
+    async def close(self) -> None:
+        """Ends the loads under way, and waits till they have: as the viewer
+        stops, a load waiting for its turn, its requests gone, outlived the
+        app and then its event loop ("Task was destroyed but it is pending!")."""
+        loads = [loading for _, loading in self.flights.values()]
+        for loading in loads:
+            loading.cancel()
+        await asyncio.gather(*loads, return_exceptions=True)
+
     def _kept(self, key: K, now: float, keep_seconds: float) -> tuple[float, V] | None:
         kept = self.kept.get(key)
         return kept if kept is not None and now - kept[0] < keep_seconds else None

@@ -146,6 +146,12 @@ class State:
         )
         self.reports = ReportCache(self.in_pool)
 
+    async def end_shared_loads(self) -> None:
+        """Ends the page loads shared between clients that are under way."""
+        answers = self.tournament_answers
+        shared = (self.pages.shared, answers.lists, answers.pages, answers.fragments)
+        await asyncio.gather(*(one.close() for one in shared))
+
     async def match_info(self, match_id: str, max_age: float | None = None) -> arena_pb2.MatchInfo:
         now = asyncio.get_running_loop().time()
         cached = self.infos.get(match_id)

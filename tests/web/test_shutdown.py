@@ -9,6 +9,7 @@ import asyncio
 from server.app import ServerConfig
 from server.inprocess import InProcessServer
 from web.app import WebConfig, start_web
+from web.state import STATE
 
 
 async def _open_stream(port: int, path: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -36,3 +37,49 @@ def test_the_viewer_stops_while_a_page_holds_the_matches_stream() -> None:
     with InProcessServer(ServerConfig()) as server:
         rest = asyncio.run(scenario(server.address))
     assert b"data:" not in rest, "the stream went on after the viewer stopped"
+
+
+def test_the_viewer_stops_with_no_shared_page_load_left_pending() -> None:
+    """A page of the list whose load waited for its address's turn, its asker
+    gone, outlived the viewer that stopped: the loop closed on it, and Python
+    said "Task was destroyed but it is pending!" as the process ended."""
+
+    async def scenario(address: str) -> list[asyncio.Task[object]]:
+        running = await start_web(WebConfig(server=address), "127.0.0.1", 0)
+        pages = running.runner.app[STATE].pages
+        # The second page this address asks waits 4 s for its turn (a quarter
+        # of a second as the viewer runs: long enough here to stop in).
+        pages.address_gap_seconds = 4.0
+        first = await _ask_page(running.port, "stubborn-sheep")
+        assert first.startswith(b"HTTP/1.1 200"), first
+        _, writer = await asyncio.open_connection("127.0.0.1", running.port)
+        writer.write(
+            b"GET /api/matches/page?game=sheep-showdown HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        )
+        await writer.drain()
+        while not pages.shared.flights:
+            await asyncio.sleep(0.01)
+        writer.close()  # the asker goes; its load goes on for the next asker
+        await asyncio.wait_for(running.stop(), 10)
+        return [
+            task
+            for task in asyncio.all_tasks()
+            if not task.done() and "SharedAnswers" in repr(task.get_coro())
+        ]
+
+    with InProcessServer(ServerConfig()) as server:
+        left = asyncio.run(scenario(server.address))
+    assert left == [], left
+
+
+async def _ask_page(port: int, game: str) -> bytes:
+    """The first page of the matches list of `game`, asked on a connection of its own."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(
+            f"GET /api/matches/page?game={game} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            "Connection: close\r\n\r\n".encode()
+        )
+        return await asyncio.wait_for(reader.read(), 10)
+    finally:
+        writer.close()
