@@ -6,7 +6,7 @@
 // games (#bot=A&bot=B), and each bot in the standings to its own (#bot=A),
 // which the games list then shows alone.
 import { h } from "./svg.js";
-import { focusedLink, refocus } from "./focus.js";
+import { focusedLink, refocus, swapKeepingFocus } from "./focus.js";
 import { count } from "./words.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
@@ -94,12 +94,18 @@ async function refresh() {
     updating(null);
     if (response.status !== 304) {
       const focused = focusedLink(report);
-      report.innerHTML = text; // the viewer's own escaped HTML
+      const fresh = document.createElement("template");
+      fresh.innerHTML = text; // the viewer's own escaped HTML
+      linkPairs(fresh.content);
+      // The focused link kept where its row is still there; else the report
+      // swapped whole and the link found again (once the pair's line is
+      // drawn: its "every game"), or the report focused.
+      const kept = swapKeepingFocus(report, fresh.content, focused);
+      if (!kept) report.replaceChildren(fresh.content);
       etag = response.headers.get("ETag");
       report.dataset.refreshed = String(Number(report.dataset.refreshed || 0) + 1);
-      linkPairs();
       showPair(false);
-      refocus(report, focused); // the report swapped whole
+      if (!kept) refocus(report, focused);
       tellNews();
     }
     report.dataset.polled = String(Number(report.dataset.polled || 0) + 1);
@@ -146,18 +152,18 @@ function gamesHref(...bots) {
 // Each score of the crosstable becomes a link to the games it was made of, and
 // each bot's name in the standings to its games (a cell once gave "75.0", and
 // a name "8 games", with no way to them but reading the whole list).
-function linkPairs() {
-  for (const cell of report.querySelectorAll("table.heat td[data-row][data-col]")) {
+function linkPairs(root) {
+  for (const cell of root.querySelectorAll("table.heat td[data-row][data-col]")) {
     const { row, col } = cell.dataset;
     cell.replaceChildren(h("a", { href: gamesHref(row, col), title: `the games of ${row} and ${col}` },
       cell.textContent));
   }
   // The game key, left out of a phone's table (style.css), on its link.
-  for (const row of report.querySelectorAll("table.games tr[data-match-id]")) {
+  for (const row of root.querySelectorAll("table.games tr[data-match-id]")) {
     const link = row.querySelector("a");
     if (link && row.cells.length) link.title = `game ${row.cells[0].textContent}`;
   }
-  for (const row of report.querySelectorAll("table.standings tr[data-bot]")) {
+  for (const row of root.querySelectorAll("table.standings tr[data-bot]")) {
     const cell = row.querySelector("td.bot");
     const { bot } = row.dataset;
     // Cut with "..." as the report's name was (class "name"); the whole in its title.
@@ -206,7 +212,7 @@ function showPair(scroll) {
 }
 
 window.addEventListener("hashchange", () => showPair(true));
-linkPairs();
+linkPairs(report);
 showPair(true);
 stateLine.append(" ", away);
 askLater();
