@@ -42,6 +42,9 @@ class SharedAnswers(Generic[K, V]):
     kept: OrderedDict[K, tuple[float, V]] = field(default_factory=OrderedDict)
     # The load of each key under way, and the loop time of its turn.
     flights: dict[K, tuple[float, asyncio.Future[V]]] = field(default_factory=dict)
+    # Every load under way: those above, and any a sooner turn's load took
+    # the place of (still waiting for their own turn).
+    loads: set[asyncio.Future[V]] = field(default_factory=set)
 
     async def get(
         self,
@@ -65,6 +68,7 @@ class SharedAnswers(Generic[K, V]):
             loading = asyncio.ensure_future(self._load(key, load, wait, keep_seconds))
             flight = (now + wait, loading)
             self.flights[key] = flight
+            self.loads.add(loading)
             loading.add_done_callback(lambda done: self._landed(key, done))
         return await asyncio.shield(flight[1])
 
@@ -72,7 +76,7 @@ class SharedAnswers(Generic[K, V]):
         """Ends the loads under way, and waits till they have: as the viewer
         stops, a load waiting for its turn, its requests gone, outlived the
         app and then its event loop ("Task was destroyed but it is pending!")."""
-        loads = [loading for _, loading in self.flights.values()]
+        loads = list(self.loads)
         for loading in loads:
             loading.cancel()
         await asyncio.gather(*loads, return_exceptions=True)
@@ -98,6 +102,7 @@ class SharedAnswers(Generic[K, V]):
         return answer
 
     def _landed(self, key: K, done: asyncio.Future[V]) -> None:
+        self.loads.discard(done)
         flight = self.flights.get(key)
         if flight is not None and flight[1] is done:
             del self.flights[key]

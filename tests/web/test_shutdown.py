@@ -42,12 +42,13 @@ def test_the_viewer_stops_while_a_page_holds_the_matches_stream() -> None:
 def test_the_viewer_stops_with_no_shared_page_load_left_pending() -> None:
     """A page of the list whose load waited for its address's turn, its asker
     gone, outlived the viewer that stopped: the loop closed on it, and Python
-    said "Task was destroyed but it is pending!" as the process ended."""
+    said "Task was destroyed but it is pending!" as the process ended. So did
+    one that another address's sooner turn had loaded in its place."""
 
     async def scenario(address: str) -> list[asyncio.Task[object]]:
         running = await start_web(WebConfig(server=address), "127.0.0.1", 0)
         pages = running.runner.app[STATE].pages
-        # The second page this address asks waits 4 s for its turn (a quarter
+        # The second page an address asks waits 4 s for its turn (a quarter
         # of a second as the viewer runs: long enough here to stop in).
         pages.address_gap_seconds = 4.0
         first = await _ask_page(running.port, "stubborn-sheep")
@@ -59,7 +60,10 @@ def test_the_viewer_stops_with_no_shared_page_load_left_pending() -> None:
         await writer.drain()
         while not pages.shared.flights:
             await asyncio.sleep(0.01)
-        writer.close()  # the asker goes; its load goes on for the next asker
+        # Another address's turn is now: it loads the page in that one's place.
+        other = await _ask_page(running.port, "sheep-showdown", source="127.0.0.2")
+        assert other.startswith(b"HTTP/1.1 200"), other
+        writer.close()  # the first asker goes; its load waits on for its turn
         await asyncio.wait_for(running.stop(), 10)
         return [
             task
@@ -72,9 +76,10 @@ def test_the_viewer_stops_with_no_shared_page_load_left_pending() -> None:
     assert left == [], left
 
 
-async def _ask_page(port: int, game: str) -> bytes:
-    """The first page of the matches list of `game`, asked on a connection of its own."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+async def _ask_page(port: int, game: str, source: str = "127.0.0.1") -> bytes:
+    """The first page of the matches list of `game`, asked from `source` on a
+    connection of its own."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
     try:
         writer.write(
             f"GET /api/matches/page?game={game} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
