@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -294,13 +295,21 @@ class _Runner:
         while the write waits for the lock waits for it (IN_PLAY_WAIT_SECONDS
         at most): its thread wrote on regardless, after the run's end had
         cleared the rows, and its row stayed under "Now playing" until the
-        next run."""
+        next run. A write still waiting for a thread then is not made: more
+        games than threads took that wait again for every few games."""
+        stopped = threading.Event()
+
+        def unless_stopped(store: Store) -> None:
+            if not stopped.is_set():
+                write(store)
+
         written = asyncio.ensure_future(
-            written_apart(self.store, write, LockWait(IN_PLAY_WAIT_SECONDS))
+            written_apart(self.store, unless_stopped, LockWait(IN_PLAY_WAIT_SECONDS))
         )
         try:
             await asyncio.shield(written)
         except asyncio.CancelledError:
+            stopped.set()
             await asyncio.wait([written])
             if (error := written.exception()) is not None:
                 self.log.info("games in play not written", key=key, error=str(error))

@@ -12,6 +12,7 @@ import json
 import signal
 import sqlite3
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
@@ -238,3 +239,49 @@ def test_a_row_whose_write_a_stopped_run_left_waiting_does_not_outlive_its_end(
 
         asyncio.run(stopped_as_its_row_waits())  # its threads' writes done
         assert store.games_in_play(tid) == ()
+
+
+def test_a_stopped_run_waits_only_for_the_in_play_writes_under_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while more games' in-play rows wait for another process's lock
+    than there are threads to write them: those not begun waited their turn
+    for a thread, then the lock's whole wait each, and a stop meant to wait
+    IN_PLAY_WAIT_SECONDS once took it again for every few games (16 games on
+    2 cores, 5.7 s). A write not begun when the run stopped is not made."""
+    monkeypatch.setattr(batch_play, "IN_PLAY_WAIT_SECONDS", 0.3)
+    db = tmp_path / "cup.sqlite"
+    threads, games = 2, 6
+    with Store(db) as store:
+        runner, schedule = _runner(tmp_path, store)
+
+        async def stopped_as_its_rows_wait() -> None:
+            asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(threads))
+            held, let_go = threading.Event(), threading.Event()
+
+            def hold_lock() -> None:
+                with closing(sqlite3.connect(db, isolation_level=None)) as other:
+                    other.execute("BEGIN IMMEDIATE")
+                    held.set()
+                    let_go.wait()
+                    other.execute("COMMIT")
+
+            holder = threading.Thread(target=hold_lock)
+            holder.start()
+            held.wait()
+            playing = [
+                asyncio.create_task(runner.in_play(replace(schedule[0], key=f"g{i}"), f"m{i}"))
+                for i in range(games)
+            ]
+            await asyncio.sleep(0.1)  # the first writes wait for the lock
+            for task in playing:
+                task.cancel()
+            await asyncio.wait(playing)
+            let_go.set()
+            await asyncio.to_thread(holder.join)
+
+        with structlog.testing.capture_logs() as logs:
+            asyncio.run(stopped_as_its_rows_wait())
+        waited = [log for log in logs if log["event"] == "games in play not written"]
+        assert len(waited) <= threads, waited
+        assert store.games_in_play(runner.tournament_id) == ()
