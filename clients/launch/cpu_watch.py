@@ -6,7 +6,10 @@ SIGKILL one CPU second later (the hard limit). A program that ignores or catches
 SIGXCPU (Go does by default) dies of that SIGKILL, whose exit status says
 nothing of why: the OOM killer and a `kill -9` end a program the same way. Its
 CPU time, read while it still runs, does: one that had used its `cpu_seconds`
-had been sent SIGXCPU, and its SIGKILL is the CPU limit's.
+had been sent SIGXCPU, and its SIGKILL is the CPU limit's. Every process of the
+sandbox is read, not only the one the command started: a script that starts
+the bot and waits for it (a `run.sh` without `exec`) exits 128 + 9 for the
+bot's SIGKILL, and its own CPU time says nothing.
 """
 
 from __future__ import annotations
@@ -16,23 +19,32 @@ import os
 
 __all__ = ["CpuWatch", "cpu_seconds_used"]
 
-# The bot's program among the launcher's child's descendants, each the first
-# child of the one before: unshare (in_own_namespaces), bwrap, bwrap's pid 1 of
-# the sandbox, then the program prlimit became.
-BOT_DEPTH = 3
 POLL_SECONDS = 0.25
 # Readings closer together than this are not taken, however fast it spends CPU.
 SHORTEST_SECONDS = 0.01
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def _first_child(pid: int) -> int | None:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as file:
-            children = file.read().split()
-    except OSError:
-        return None
-    return int(children[0]) if children else None
+def _descendants(pid: int) -> list[int]:
+    """The processes under `pid` now, children of any of their threads (a
+    program may start one from any thread); those gone meanwhile left out."""
+    found: list[int] = []
+    parents = [pid]
+    while parents:
+        parent = parents.pop()
+        try:
+            threads = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for thread in threads:
+            try:
+                with open(f"/proc/{parent}/task/{thread}/children", encoding="ascii") as file:
+                    children = [int(child) for child in file.read().split()]
+            except OSError:
+                continue
+            found += children
+            parents += children
+    return found
 
 
 def cpu_seconds_used(pid: int) -> tuple[float, int] | None:
@@ -54,52 +66,49 @@ def cpu_seconds_used(pid: int) -> tuple[float, int] | None:
 
 
 class CpuWatch:
-    """Reads the CPU time of the bot's program under `chain`, the launcher's
-    child, until it has used `limit` seconds (`passed_limit`) or the watch is
-    cancelled. Readings are POLL_SECONDS apart, closer when the program is about
-    to reach its limit: a program spending CPU on several cores at once goes
-    from its soft limit to its hard one in a fraction of a second."""
+    """Reads the CPU time of each process under `chain`, the launcher's child,
+    until one has used `limit` seconds (`passed_limit`), the chain has ended,
+    or the watch is cancelled: the sandbox's processes, the bot's among them,
+    and those of its start-up (unshare, mount, bwrap), which never come near a
+    limit. Readings are POLL_SECONDS apart, closer when one is about to reach
+    its limit: a program spending CPU on several cores at once goes from its
+    soft limit to its hard one in a fraction of a second."""
 
     def __init__(self, chain: int, limit: float) -> None:
         self.chain = chain
         self.limit = limit
-        self.used = 0.0  # the most CPU time read
-        self._bot: tuple[int, int] | None = None  # its pid and start time
+        self.used = 0.0  # the most CPU time one process was read to have used
+        self._started: int | None = None  # the chain's start time
 
     @property
     def passed_limit(self) -> bool:
         return self.used >= self.limit
 
-    def _find_bot(self) -> int | None:
-        pid: int | None = self.chain
-        for _ in range(BOT_DEPTH):
-            if pid is None:
-                return None
-            pid = _first_child(pid)
-        return pid
-
     def read(self) -> bool:
-        """One reading; False once the program is gone."""
-        if self._bot is None:
-            pid = self._find_bot()
-            reading = cpu_seconds_used(pid) if pid is not None else None
-            if pid is None or reading is None:
-                return True  # not started yet
-            self._bot = pid, reading[1]
-        else:
-            pid = self._bot[0]
-            reading = cpu_seconds_used(pid)
-            if reading is None or reading[1] != self._bot[1]:
-                return False
-        self.used = max(self.used, reading[0])
+        """One reading; False once the chain is gone."""
+        chain = cpu_seconds_used(self.chain)
+        if chain is None or self._started not in (None, chain[1]):
+            return False
+        self._started = chain[1]
+        for pid in _descendants(self.chain):
+            process = cpu_seconds_used(pid)
+            if process is not None:
+                self.used = max(self.used, process[0])
         return True
 
     async def run(self) -> None:
-        # Nothing to read before it can have used `limit` on every core it may use.
-        await asyncio.sleep(max(0.0, self.limit / len(os.sched_getaffinity(0)) - POLL_SECONDS))
+        # Every core online, not the runner's affinity: a bot may widen its own.
+        cores = os.cpu_count() or 1
         loop = asyncio.get_running_loop()
         last: tuple[float, float] | None = None  # wall time and CPU time read
-        while self.read() and not self.passed_limit:
+        wait = 0.0
+        while True:
+            # No process reaches `limit` sooner than on every core it may use:
+            # one far from it is read seldom (each reading walks the sandbox).
+            soonest = (self.limit - self.used) / cores - POLL_SECONDS
+            await asyncio.sleep(max(SHORTEST_SECONDS, wait, soonest))
+            if not self.read() or self.passed_limit:
+                return
             now = loop.time()
             wait = POLL_SECONDS
             if last is not None and now > last[0] and self.used > last[1]:
@@ -107,4 +116,3 @@ class CpuWatch:
                 # Aim at the middle of the second between its two limits.
                 wait = min(POLL_SECONDS, (self.limit + 0.5 - self.used) / rate)
             last = now, self.used
-            await asyncio.sleep(max(SHORTEST_SECONDS, wait))

@@ -284,6 +284,18 @@ elif attempt in ("bytes in /tmp", "bytes in /dev/shm"):
         sys.exit(0 if error.errno == errno.ENOSPC else 4)
 elif attempt == "kill -9 itself":
     os.kill(os.getpid(), 9)
+elif attempt == "cpu, SIGXCPU ignored, under a shell":
+    # A run.sh without exec: the shell waits for the bot, and exits 128 + 9.
+    burn = (
+        "import signal, time\\n"
+        "signal.signal(signal.SIGXCPU, signal.SIG_IGN)\\n"
+        "start = time.process_time()\\n"
+        "while time.process_time() - start < 4:\\n"
+        "    pass\\n"
+    )
+    # (its own "Killed" line, worded by each shell its way, is left out)
+    waits = 'exec 2>/dev/null; "$0" -c "$1"; exit $?'
+    os.execv("/bin/sh", ["sh", "-c", waits, sys.executable, burn])
 elif attempt in ("cpu", "cpu, SIGXCPU ignored"):
     if attempt != "cpu":  # as Go does: only the SIGKILL a CPU second later ends it
         import signal
@@ -310,6 +322,8 @@ sys.exit(3)
         ("cpu", "failed: CPU limit (1 s)"),
         # Once recorded "killed by SIGKILL", as if by the OOM killer or a kill -9.
         ("cpu, SIGXCPU ignored", "failed: CPU limit (1 s)"),
+        # A bot started by a script that waits for it: "killed by SIGKILL" still.
+        ("cpu, SIGXCPU ignored, under a shell", "failed: CPU limit (1 s)"),
         ("kill -9 itself", "failed: killed by SIGKILL"),  # no limit of its own
     ],
 )
