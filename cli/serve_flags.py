@@ -361,7 +361,9 @@ def check_flags(args: argparse.Namespace) -> None:
             continue
         if "," in address:  # was told "an IPv6 address goes in brackets"
             each = " ".join(
-                f"--listen {part.strip()}" for part in address.split(",") if part.strip()
+                f"--listen {_bracketed(part.strip())}"
+                for part in address.split(",")
+                if part.strip()
             )
             usage_error(f"sheepfold serve: --listen {address!r}: one address each: {each}")
         host, sep, port = address.rpartition(":")
@@ -380,6 +382,17 @@ def check_flags(args: argparse.Namespace) -> None:
         if by_grpc:
             _refuse_non_ascii_host(named, host)
             _refuse_shorthand_ipv4(named, host)
+
+
+def _bracketed(address: str) -> str:
+    """HOST:PORT with an IPv6 host out of its brackets put in them (::1:5 is
+    [::1]:5), as a --listen suggested to the user must be; others as given."""
+    host, _, port = address.rpartition(":")
+    try:
+        ipaddress.IPv6Address(host)  # a zone (fe80::1%eth0) included
+    except ValueError:
+        return address
+    return f"[{host}]:{port}"
 
 
 def _refuse_non_ascii_host(named: str, host: str) -> None:

@@ -66,6 +66,8 @@ def test_an_unbracketed_ipv6_listen_address_is_refused_before_grpc(address: str)
             "127.0.0.1:5, [::1]:6,",
             "one address each: --listen 127.0.0.1:5 --listen [::1]:6",
         ),
+        # once "--listen ::1:5 --listen ::1:6", each refused in turn
+        ("::1:5,::1:6", "one address each: --listen [::1]:5 --listen [::1]:6"),
     ],
 )
 def test_a_malformed_listen_address_is_a_usage_error(address: str, problem: str) -> None:
