@@ -192,7 +192,7 @@ class _OwnErrorPages(RequestHandler):
 def _asked_with_head(request: web.BaseRequest) -> bool:
     transport = request.transport
     counted = transport.get_protocol() if transport is not None else None
-    return isinstance(counted, _Counted) and counted.latest_request.is_head
+    return isinstance(counted, _Counted) and counted.unanswered_request.is_head
 
 
 TARGET_TOO_LONG = (
@@ -266,30 +266,35 @@ def _notice_when_gone(transport: asyncio.BaseTransport) -> None:
                 sock.setsockopt(level, option, value)
 
 
-class _LatestRequest:
-    """The first bytes of the latest request begun on a connection, for its
-    method once aiohttp's parser has rejected it (the parser keeps none of it).
+class _UnansweredRequest:
+    """The first bytes of the request a parse failure on a connection answers,
+    for its method (aiohttp's parser keeps none of it, and names it "UNKNOWN").
 
-    A request starts a connection and follows the blank line that ends the
-    previous one's head; a body holding a blank line would mislead it, but only
-    as to whether the short page is sent whole or as its headers."""
+    aiohttp parses each read whole and, on a fault, answers it once, for the
+    whole read: the requests before the fault in that read are dropped with
+    it. The client takes that one answer for the oldest request it has not
+    had an answer to: one begun in an earlier read and not yet whole, else the
+    first one this read begins. A request ends at the blank line ending its
+    head; a body holding a blank line would mislead this, but only as to
+    whether the short page is sent whole or as its headers."""
 
-    __slots__ = ("_carry", "start")
+    __slots__ = ("_carry", "_unfinished", "start")
 
     KEPT = 16  # enough for a method past a few stray line ends
 
     def __init__(self) -> None:
         self.start = b""
+        self._unfinished = b""  # the start of a request not whole at the end of the reads so far
         self._carry = b""  # the last 4 bytes read, for a blank line split between reads
 
     def feed(self, data: bytes) -> None:
+        self.start = (self._unfinished + data)[: self.KEPT]
         seen = self._carry + data
-        # The last blank line with a byte after it: a request begun.
-        end = seen.rfind(b"\r\n\r\n", 0, len(seen) - 1)
+        end = seen.rfind(b"\r\n\r\n")
         if end >= 0:
-            self.start = seen[end + 4 : end + 4 + self.KEPT]
-        elif len(self.start) < self.KEPT:
-            self.start = (self.start + data)[: self.KEPT]
+            self._unfinished = seen[end + 4 : end + 4 + self.KEPT]
+        else:
+            self._unfinished = (self._unfinished + data)[: self.KEPT]
         self._carry = seen[-4:]
 
     @property
@@ -301,13 +306,13 @@ class _LatestRequest:
 class _Counted(asyncio.Protocol):
     """aiohttp's handler for one connection, and the site's count of it."""
 
-    __slots__ = ("_address", "_handler", "_site", "latest_request")
+    __slots__ = ("_address", "_handler", "_site", "unanswered_request")
 
     def __init__(self, handler: asyncio.Protocol, site: BoundedSite) -> None:
         self._handler = handler
         self._site = site
         self._address: str | None = None  # set once admitted
-        self.latest_request = _LatestRequest()
+        self.unanswered_request = _UnansweredRequest()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         address = _address(transport)
@@ -327,7 +332,7 @@ class _Counted(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self._address is not None:
-            self.latest_request.feed(data)
+            self.unanswered_request.feed(data)
             self._handler.data_received(data)
 
     def eof_received(self) -> bool | None:

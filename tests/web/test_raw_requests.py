@@ -43,7 +43,9 @@ HEAD_UNPARSABLE = (
     b"HEAD / HTTP/9.9\r\nHost: x\r\n\r\n",
     b"HEAD / HTTP/1.1\r\n\r\n",  # no Host
     # behind a request answered in full, on the same connection
-    b"GET /static/words.js HTTP/1.1\r\nHost: x\r\n\r\nHEAD / HTTP/1.1\r\nno colon\r\n\r\n",
+    b"GET /static/words.js HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nHEAD / HTTP/1.1\r\nno colon\r\n\r\n",
+    # ahead of a request sent with it, before any answer (pipelined)
+    b"HEAD / HTTP/1.1\r\nno colon\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n",
 )
 
 
@@ -57,11 +59,19 @@ def test_a_head_aiohttp_cannot_parse_gets_the_short_pages_headers_and_no_body(
     as the start of the next answer by a client keeping its connection."""
     # Byte by byte up to the HEAD's method, split between reads; the rest whole,
     # as the viewer closes the connection on reading the fault.
-    split = request_bytes.rindex(b"HEAD ") + 3 if sent == "split" else 0
+    split = request_bytes.index(b"HEAD ") + 3 if sent == "split" else 0
     pieces = [bytes([b]) for b in request_bytes[:split]] + [request_bytes[split:]]
     before, head, body = _last_answer(_raw_answer_sent(showcase, pieces))
+    if request_bytes.startswith(b"GET ") and not before:
+        # Read at once with the GET ahead, the fault is answered for both
+        # (aiohttp drops the requests a faulty read holds) and read by the
+        # client as the GET's answer: it must come whole.
+        assert head.startswith(b"HTTP/1.0 400 ") and b"could not read" in body, head
+        return
+    # Once a GET behind the HEAD was taken for the request answered, and the
+    # page was sent after the headers of a HEAD's answer.
     assert head.startswith(b"HTTP/1.0 400 ") and body == b"", (head, body[:200])
-    as_get = b"GET ".join(request_bytes.rsplit(b"HEAD ", 1))
+    as_get = b"GET ".join(request_bytes.split(b"HEAD ", 1))
     _, get_head, get_body = _last_answer(_raw_answer_sent(showcase, [as_get]))
     assert get_head.startswith(b"HTTP/1.0 400 ") and b"could not read" in get_body
     assert b"\r\nContent-Length: %d\r\n" % len(get_body) in head + b"\r\n", head
