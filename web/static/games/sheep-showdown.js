@@ -34,6 +34,16 @@ const LOOK = {
   BLOCKED: { fill: "#cdd3d9", label: "blocked", glyph: "✕" },
 };
 
+// A card's name in words, as the board writes it on the card ("sheep 2" for
+// the card marked "2"): the board in words (words/sheep-showdown.js) tells it.
+export function cardName(card) {
+  const kind = short(card, CARD);
+  if (kind === "EMPTY") return "empty";
+  const look = LOOK[kind];
+  if (!look) return kind.toLowerCase().replaceAll("_", " ");
+  return look.sheep ? `sheep ${look.label}` : look.label;
+}
+
 // `f(size)`: a font size legible at the scale the board is drawn; `dogged`:
 // a dog stands on the card (in its top right corner).
 function card(kind, x, y, size, f, dogged = false) {

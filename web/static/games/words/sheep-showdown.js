@@ -1,19 +1,9 @@
 // Sheep Showdown in words: the round, the meadow's cards row by row, the dogs
 // and each seat's flock, as the board draws them.
-import { short } from "../../svg.js";
 import { count } from "../../words.js";
+import { cardName } from "../sheep-showdown.js";
 import { item, listed, shownOwn } from "./common.js";
 
-// A card's name as the board writes it on the card.
-const NAMES = {
-  EMPTY: "empty", SHEEP_1: "sheep 1", SHEEP_2: "sheep 2", SHEEP_3: "sheep 3", SHEEP_5: "sheep 5",
-  SHEPHERD: "shepherd", ROCKET: "rocket", BLOCKING: "blocker", SLIDING: "slide", BOMB: "bomb",
-  WOLF: "wolf", BLOCKED: "blocked",
-};
-const cardName = (card) => {
-  const kind = short(card, "SHEEP_SHOWDOWN_CARD_");
-  return NAMES[kind] || kind.toLowerCase().replaceAll("_", " ");
-};
 // A cell as the log names it: its column's letter, its row's number ("d4").
 const cellName = (row, col) => `${String.fromCharCode(97 + col)}${row + 1}`;
 
