@@ -32,6 +32,8 @@ def _line(lines: list[str], start: str) -> str:
 
 def _sheep_n_sheep(obs: dict[str, Any], lines: list[str], players: int) -> None:
     assert _line(lines, "deck ").startswith(f"deck {obs['deck_size']}, stock {obs['stock_size']}")
+    # "(2,-1)" was told nowhere as x to the right and y upwards (the reverse of Sheep & Garden's).
+    assert "(x,y) is x to the right and y upwards" in _line(lines, "in each pasture")
     market = _line(lines, "market")
     for pair in obs["market"]:
         for card in pair["cards"]:
@@ -88,6 +90,8 @@ def _sheep_and_garden(obs: dict[str, Any], lines: list[str], players: int) -> No
     landscape = _line(lines, "landscape")
     tiles = obs["placed"]
     assert landscape.startswith(f"landscape: {len(tiles)} tiles laid")
+    # "(3,-5) ... turned 90" was told nowhere as y downwards and clockwise.
+    assert "(x,y) is x to the right and y downwards, a turn in degrees clockwise" in landscape
     for tile in tiles:
         assert f"({tile.get('x', 0)},{tile.get('y', 0)}) tile {tile['tile']} " in landscape, tile
     assert f"deck {obs['deck_size']}" in _line(lines, "display")

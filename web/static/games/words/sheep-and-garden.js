@@ -51,7 +51,8 @@ export function describe(obs, ctx) {
   const display = obs.display || [];
   return [
     item(`landscape: ${count(placed.length, "tile")} laid`
-      + (last ? `, the last ${tileWords(faces[last.tile], last.tile)} at (${last.x || 0},${last.y || 0})` : ""), rows),
+      + (last ? `, the last ${tileWords(faces[last.tile], last.tile)} at (${last.x || 0},${last.y || 0})` : "")
+      + (placed.length ? "; a place (x,y) is x to the right and y downwards, a turn in degrees clockwise" : ""), rows),
     item(`display: ${display.length ? listed(display.map((tile) => tileWords(faces[tile], tile))) : "empty"}; deck ${obs.deck_size ?? 0}`
       + (obs.finished ? `; over: ${obs.end_reason}` : "")),
     ...holders,

@@ -50,6 +50,7 @@ export function describe(obs, ctx) {
     `deck ${obs.deck_size ?? 0}, stock ${obs.stock_size ?? 0}, discard ${(obs.discard || []).length}`
       + (obs.end_triggered ? `, the end is triggered: last turn ${obs.last_turn}` : ""),
     placing,
+    "in each pasture a place (x,y) is x to the right and y upwards, its rows from the top",
     ...seats,
   ];
 }
