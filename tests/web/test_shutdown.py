@@ -58,8 +58,12 @@ def test_the_viewer_stops_with_no_shared_page_load_left_pending() -> None:
             b"GET /api/matches/page?game=sheep-showdown HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         )
         await writer.drain()
-        while not pages.shared.flights:
+        # Bounded: a load that never starts fails here rather than hanging the run.
+        for _ in range(1000):
+            if pages.shared.flights:
+                break
             await asyncio.sleep(0.01)
+        assert pages.shared.flights, "the second page's load never began"
         # Another address's turn is now: it loads the page in that one's place.
         other = await _ask_page(running.port, "sheep-showdown", source="127.0.0.2")
         assert other.startswith(b"HTTP/1.1 200"), other
