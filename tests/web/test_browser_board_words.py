@@ -59,7 +59,13 @@ def _sheep_showdown(obs: dict[str, Any], lines: list[str], players: int) -> None
     dogs = _line(lines, "dogs")
     for dog in obs["dogs"]:
         cell = f"{chr(97 + dog['cell']['col'])}{dog['cell']['row'] + 1}"
-        assert f"dog {dog['dog']} of seat {dog['owner']} on {cell}" in dogs, (dog, dogs)
+        told = re.search(rf"dog {dog['dog']} of seat {dog['owner']} on {cell}[^\n]*", dogs)
+        assert told, (dog, dogs)
+        # The dog the board rings as the one to move, and it alone.
+        to_move = (
+            obs.get("to_move") == dog["owner"] and obs.get("decision_dog", dog["dog"]) == dog["dog"]
+        )
+        assert told.group(0).endswith(", to move") == to_move, (obs.get("to_move"), told.group(0))
     for seat in range(players):
         line = _line(lines, f"seat {seat}")
         assert f"total {obs['totals'][seat]}, flock of {obs['flock_sizes'][seat]} card" in line, (

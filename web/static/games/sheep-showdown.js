@@ -44,6 +44,11 @@ export function cardName(card) {
   return look.sheep ? `sheep ${look.label}` : look.label;
 }
 
+// Whether `dog` is the one to move (the board rings it; the words say so).
+export function dogToMove(obs, dog) {
+  return obs.to_move === dog.owner && (obs.decision_dog === undefined || obs.decision_dog === dog.dog);
+}
+
 // `f(size)`: a font size legible at the scale the board is drawn; `dogged`:
 // a dog stands on the card (in its top right corner).
 function card(kind, x, y, size, f, dogged = false) {
@@ -120,7 +125,7 @@ export function draw(svg, obs, ctx) {
     const r = place.r, e = r / 20; // the ears and the cross as drawn at r 20
     const cx = PAD + dog.cell.col * CELL + place.x - 1.6 * r * k;
     const cy = PAD + dog.cell.row * CELL + place.y + 0.8 * r * k;
-    const moving = obs.to_move === dog.owner && (obs.decision_dog === undefined || obs.decision_dog === dog.dog);
+    const moving = dogToMove(obs, dog);
     // A dog out of the round is faded and crossed, its number over the cross
     // and at full strength: a "✕" over the number of a dog at 45% opacity
     // left the end of a six-seat match six faded dogs no one could tell apart.

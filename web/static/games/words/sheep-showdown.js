@@ -1,7 +1,7 @@
 // Sheep Showdown in words: the round, the meadow's cards row by row, the dogs
 // and each seat's flock, as the board draws them.
 import { count } from "../../words.js";
-import { cardName } from "../sheep-showdown.js";
+import { cardName, dogToMove } from "../sheep-showdown.js";
 import { item, listed, shownOwn } from "./common.js";
 
 // A cell as the log names it: its column's letter, its row's number ("d4").
@@ -21,7 +21,6 @@ export function describe(obs, ctx) {
     }
     rows.push(`row ${row + 1}: ${cells.join("; ")}`);
   }
-  const moving = (dog) => obs.to_move === dog.owner && (obs.decision_dog === undefined || obs.decision_dog === dog.dog);
   const seats = [];
   for (let seat = 0; seat < ctx.players; seat++) {
     const own = shownOwn(obs, ctx, seat);
@@ -36,7 +35,7 @@ export function describe(obs, ctx) {
     item(`meadow of ${size} by ${size} cards, columns a to ${String.fromCharCode(96 + size)}, rows 1 to ${size}`, rows),
     item(`dogs: ${dogs.length}`, dogs.map((dog) => `dog ${dog.dog} of ${ctx.seatName(dog.owner)} on `
       + `${cellName(dog.cell.row, dog.cell.col)} (${cardName(grid[dog.cell.row * size + dog.cell.col])})`
-      + (dog.out ? ", out of the round" : "") + (moving(dog) ? ", to move" : ""))),
+      + (dog.out ? ", out of the round" : "") + (dogToMove(obs, dog) ? ", to move" : ""))),
     ...seats,
   ];
 }
