@@ -14,17 +14,18 @@ import sqlite3
 import textwrap
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.tournament.quick_cup import Recorder
-from tournament.config import load_config
+from tournament.config import TournamentConfig, load_config
 from tournament.executors import ray as ray_executor
 from tournament.executors.ray_in_play import InPlayMessages
 from tournament.executors.settings import ExecutorSettings
-from tournament.runner import run_tournament
+from tournament.runner import RunSummary, run_tournament
 from tournament.store import Store
 
 GAMES = 4  # two deals of two games
@@ -34,10 +35,13 @@ WAIT_SECONDS = 120.0
 # Seconds a game played after the inbox actor died is waited for in the list.
 LISTED_SECONDS = 30.0
 
-# A bot whose first decision waits until the test opens its gate (a file: a
-# worker's own folder is Ray's copy of the config's, so the paths are
-# absolute), so that its game is in play while the test looks; its process
-# (the Ray worker playing the game) leaves its pid in PIDS as it waits.
+# A bot whose first decision waits until the test lets it go (files in the
+# folder GATE: a worker's own folder is Ray's copy of the config's, so the paths
+# are absolute), so that its game is in play while the test looks: a bot of the
+# first games (made before GATE/first exists) waits until GATE/first exists,
+# leaving its process's pid (the Ray worker playing the game) in PIDS as it
+# waits, a bot of the games after them until GATE/all does; GATE/all lets every
+# bot go.
 BOT = """
 import os
 import random
@@ -51,22 +55,26 @@ class GatedBot:
     def __init__(self, seed=0):
         self.rng = random.Random(seed)
         self.waited = False
+        self.gate = "all" if os.path.exists(os.path.join(GATE, "first")) else "first"
 
     def decide(self, decision):
-        if not self.waited:
+        if not self.waited and self.gate == "first":
             open(os.path.join(PIDS, str(os.getpid())), "w").close()
         deadline = time.monotonic() + 100
-        while not self.waited and not os.path.exists(GATE) and time.monotonic() < deadline:
+        while not self.waited and time.monotonic() < deadline and not any(
+            os.path.exists(os.path.join(GATE, name)) for name in (self.gate, "all")
+        ):
             time.sleep(0.05)
         self.waited = True
         return self.rng.randrange(len(decision.actions))
 """
 
 
-def _cup(folder: Path, gate: Path, pids: Path, bot: str = BOT) -> Path:
+def _cup(folder: Path, gate: Path, pids: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
+    gate.mkdir(parents=True, exist_ok=True)
     pids.mkdir(parents=True, exist_ok=True)
-    (folder / "gated.py").write_text(bot.format(gate=str(gate), pids=str(pids)))
+    (folder / "gated.py").write_text(BOT.format(gate=str(gate), pids=str(pids)))
     path = folder / "cup.toml"
     path.write_text(
         textwrap.dedent(
@@ -109,6 +117,22 @@ def _on(cluster: Any) -> ExecutorSettings:
     return ExecutorSettings(kind="ray", address=cluster.address, setup_timeout_seconds=60)
 
 
+def _run_watched(
+    cluster: Any, config: TournamentConfig, db: Path, gate: Path, watch: Callable[[], None]
+) -> tuple[RunSummary, Recorder]:
+    """Run the tournament on the cluster while `watch` looks on from a thread;
+    every bot is let go at the end (GATE/all), whatever `watch` did."""
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    recorder = Recorder()
+    try:
+        summary = run_tournament(config, database=str(db), progress=recorder, executor=_on(cluster))
+    finally:
+        (gate / "all").touch()
+        watcher.join(WAIT_SECONDS)
+    return summary, recorder
+
+
 def test_games_a_ray_cluster_plays_are_listed_in_play_until_stored(
     cluster: Any, tmp_path: Path
 ) -> None:
@@ -132,7 +156,7 @@ def test_games_a_ray_cluster_plays_are_listed_in_play_until_stored(
                         both.append(key)
                 time.sleep(0.1)
         finally:
-            gate.touch()
+            (gate / "all").touch()
         while len(stored) < GAMES:
             rows, stored = _snapshot(db)
             both.extend(key for key, _match, _node in rows if key in stored)
@@ -140,19 +164,7 @@ def test_games_a_ray_cluster_plays_are_listed_in_play_until_stored(
                 return
             time.sleep(0.05)
 
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
-    recorder = Recorder()
-    try:
-        summary = run_tournament(
-            config,
-            database=str(db),
-            progress=recorder,
-            executor=_on(cluster),
-        )
-    finally:
-        gate.touch()
-        watcher.join(WAIT_SECONDS)
+    summary, recorder = _run_watched(cluster, config, db, gate, watch)
 
     assert summary.played == GAMES and not recorder.errors
     with Store(str(db)) as store:
@@ -201,16 +213,9 @@ def test_a_game_ray_plays_again_after_its_worker_died_is_listed_with_its_new_mat
                         replaced[key] = match_id
                 time.sleep(0.1)
         finally:
-            gate.touch()
+            (gate / "all").touch()
 
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
-    recorder = Recorder()
-    try:
-        summary = run_tournament(config, database=str(db), progress=recorder, executor=_on(cluster))
-    finally:
-        gate.touch()
-        watcher.join(WAIT_SECONDS)
+    summary, recorder = _run_watched(cluster, config, db, gate, watch)
 
     assert killed and len(first) == IN_PLAY, first
     assert summary.played == GAMES and not recorder.errors
@@ -223,38 +228,6 @@ def test_a_game_ray_plays_again_after_its_worker_died_is_listed_with_its_new_mat
     assert games[key].match_id == match_id != first[key]
 
 
-# A bot whose first decision waits until the test lets it go: a bot of the
-# first games (made before GATE/first exists) until GATE/first exists, leaving
-# its process's pid in PIDS as it waits, a bot of the games after them until
-# GATE/all does.
-TWO_GATES_BOT = """
-import os
-import random
-import time
-
-GATE = {gate!r}
-PIDS = {pids!r}
-
-
-class GatedBot:
-    def __init__(self, seed=0):
-        self.rng = random.Random(seed)
-        self.waited = False
-        self.gate = "all" if os.path.exists(os.path.join(GATE, "first")) else "first"
-
-    def decide(self, decision):
-        if not self.waited and self.gate == "first":
-            open(os.path.join(PIDS, str(os.getpid())), "w").close()
-        deadline = time.monotonic() + 100
-        while not self.waited and time.monotonic() < deadline and not any(
-            os.path.exists(os.path.join(GATE, name)) for name in (self.gate, "all")
-        ):
-            time.sleep(0.05)
-        self.waited = True
-        return self.rng.randrange(len(decision.actions))
-"""
-
-
 def test_games_are_still_listed_after_the_inbox_actor_died(
     cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -263,8 +236,7 @@ def test_games_are_still_listed_after_the_inbox_actor_died(
     played after are listed too. Made without restarts, the listing stopped
     there for the rest of the run, quietly."""
     gate, pids = tmp_path / "gate", tmp_path / "pids"
-    gate.mkdir()
-    config = load_config(_cup(tmp_path / "cup", gate, pids, TWO_GATES_BOT))
+    config = load_config(_cup(tmp_path / "cup", gate, pids))
     db = tmp_path / "cup.sqlite"
     made: list[InPlayMessages] = []
 
@@ -298,14 +270,7 @@ def test_games_are_still_listed_after_the_inbox_actor_died(
         finally:
             (gate / "all").touch()
 
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
-    recorder = Recorder()
-    try:
-        summary = run_tournament(config, database=str(db), progress=recorder, executor=_on(cluster))
-    finally:
-        (gate / "all").touch()
-        watcher.join(WAIT_SECONDS)
+    summary, recorder = _run_watched(cluster, config, db, gate, watch)
 
     assert len(first) == IN_PLAY and len(made) == 1, (first, made)
     assert summary.played == GAMES and not recorder.errors
