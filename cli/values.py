@@ -14,7 +14,7 @@ from typing import NoReturn
 from sheepfold.message_size import DEFAULT_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES
 
 from clients.bot_limits import LimitsError, parse_limits, shown
-from clients.whole_numbers import ascii_number, ascii_whole_number
+from clients.whole_numbers import ascii_number, ascii_whole_number, unlike_a_number
 from games.words import noun
 from server.clock_limits import (
     MAX_DECISION_SECONDS,
@@ -36,13 +36,8 @@ def _number(text: str) -> float:
 def _how_numbers_are_written(text: str) -> str:
     """Why `text`, which float() may read, is no number here: "" when it is
     no number at all."""
-    if not text.isascii():
-        return " (write it in the digits 0-9)"
-    if "_" in text:
-        return " (write it without '_')"
-    if text != text.strip():
-        return " (write it without spaces)"
-    return ""
+    unlike = unlike_a_number(text)
+    return f" ({unlike})" if unlike else ""
 
 
 def non_negative_float(text: str) -> float:

@@ -28,12 +28,25 @@ def ascii_whole_number(text: str) -> int | None:
     return int(significant or "0")
 
 
+def unlike_a_number(text: str) -> str | None:
+    """How `text` is written otherwise than every number typed here (digits
+    0-9, no '_', no space around it), for a user to read; None when it is not.
+    float() takes "1_000", " 3" and other scripts' digits (Arabic-Indic "٣",
+    fullwidth digits), which `ascii_whole_number` refuses."""
+    if not text.isascii():
+        return "write it in the digits 0-9"
+    if "_" in text:
+        return "write it without '_'"
+    if text != text.strip():
+        return "write it without spaces"
+    return None
+
+
 def ascii_number(text: str) -> float | None:
-    """`text` as a number (3, 0.5, 1e-3, inf) when written in ASCII alone, with
-    no '_' and no space around it, else None. float() takes "1_000", " 3" and
-    other scripts' digits (Arabic-Indic "٣", fullwidth digits), which `ascii_whole_number`
-    refuses: `--timeout ٣` was 3 seconds where `--port ٣` was a usage error."""
-    if not text.isascii() or "_" in text or text != text.strip():
+    """`text` as a number (3, 0.5, 1e-3, inf) when written as every number
+    here is (`unlike_a_number`), else None: `--timeout ٣` was 3 seconds where
+    `--port ٣` was a usage error."""
+    if unlike_a_number(text) is not None:
         return None
     try:
         return float(text)
