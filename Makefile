@@ -64,7 +64,7 @@ endef
 
 PY_SOURCES := benchmarks cli clients examples games proto server tests tournament web
 test: $(STAMP) ## run the whole test suite; steps that need a missing tool say NOT RUN and why
-	@$(BIN)/python -m compileall -q -j 0 $(PY_SOURCES) > /dev/null
+	@$(BIN)/python -m compileall -q -j 0 $(PY_SOURCES)
 	$(call beside,test-node test-protoc,$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(MAIN_TESTS))
 	$(call beside,test-ray test-sandbox,$(MAKE) --no-print-directory test-browser)
 
