@@ -1,6 +1,7 @@
 """What the tournament tests share: a small tournament (two random bots
-playing one-round Sheep Showdown, from a config file) and a progress display
-that records what the run reported."""
+playing one-round Sheep Showdown, from a config file), a runner of a
+tournament's games opened in a store, and a progress display that records what
+the run reported."""
 
 from __future__ import annotations
 
@@ -9,9 +10,17 @@ import signal
 from collections.abc import Mapping
 from pathlib import Path
 
+import structlog
+
+from clients.launch import Launcher
+from tournament.batch_play import _Runner
 from tournament.config import TournamentConfig, load_config
-from tournament.progress import SilentProgress
-from tournament.store import GameRecord
+from tournament.game_play import GamePlayer
+from tournament.live import live_figures
+from tournament.progress import Progress, SilentProgress
+from tournament.runner import ladder_stages, open_tournament, schedule_for
+from tournament.schedule import ScheduledGame
+from tournament.store import GameRecord, Store
 
 
 def quick_cup(
@@ -37,6 +46,25 @@ def quick_cup(
     path = folder / "cup.toml"
     path.write_text("\n".join(lines) + "\n")
     return load_config(path)
+
+
+def cup_runner(
+    config: TournamentConfig,
+    store: Store,
+    progress: Progress,
+    player: type[GamePlayer] = GamePlayer,
+    address: str = "127.0.0.1:1",
+    log: structlog.typing.FilteringBoundLogger | None = None,
+) -> tuple[_Runner, tuple[ScheduledGame, ...]]:
+    """The runner of `config`'s games, the tournament opened in `store`, and
+    its schedule: `player` plays them at `address` (by default one where
+    nobody listens, for a player that reaches no server)."""
+    stages = ladder_stages(store, config)
+    schedule = schedule_for(config, stages)
+    tid = open_tournament(store, config, len(schedule), stages)
+    played_by = player(config, address, "", Launcher(), log or structlog.get_logger())
+    figures = live_figures(config.bot_names, config.players, config.anchor)
+    return _Runner(played_by, store, tid, figures, progress), schedule
 
 
 class Recorder(SilentProgress):

@@ -21,17 +21,13 @@ from typing import Any
 import pytest
 import structlog
 
-from clients.launch import Launcher
-from tests.tournament.quick_cup import Recorder, quick_cup
+from tests.tournament.quick_cup import Recorder, cup_runner, quick_cup
 from tests.tournament.stored_records import finished_record, two_seat_record
 from tests.tournament.test_heartbeat import _hold_lock
 from tests.tournament.test_run_claims import _config, _finished, _held_run
 from tournament import batch_play
-from tournament.batch_play import _Runner
 from tournament.game_play import GamePlayer, PlayedGame
 from tournament.heartbeat import beating
-from tournament.live import live_figures
-from tournament.runner import ladder_stages, open_tournament, schedule_for
 from tournament.schedule import ScheduledGame, make_schedule
 from tournament.store import InPlay, Store
 from tournament.store_read import read_store
@@ -164,15 +160,9 @@ class _InPlayThenDone(GamePlayer):
 
 
 def _runner(tmp_path: Path, store: Store, timing_out: frozenset[str] = frozenset()) -> Any:
-    config = quick_cup(tmp_path)
-    stages = ladder_stages(store, config)
-    schedule = schedule_for(config, stages)
-    tid = open_tournament(store, config, len(schedule), stages)
-    player = _InPlayThenDone(config, "127.0.0.1:1", "", Launcher(), structlog.get_logger())
-    object.__setattr__(player, "timing_out", timing_out)
-    figures = live_figures(config.bot_names, config.players, config.anchor)
-    runner = _Runner(player, store, tid, figures, Recorder())
-    runner.player = replace(player, on_match=runner.in_play)
+    runner, schedule = cup_runner(quick_cup(tmp_path), store, Recorder(), _InPlayThenDone)
+    object.__setattr__(runner.player, "timing_out", timing_out)
+    runner.player = replace(runner.player, on_match=runner.in_play)
     return runner, schedule
 
 

@@ -17,14 +17,11 @@ from typing import Any
 import pytest
 import structlog
 
-from clients.launch import Launcher
-from tests.tournament.quick_cup import Recorder, quick_cup
+from tests.tournament.quick_cup import Recorder, cup_runner, quick_cup
 from tests.tournament.stored_records import two_seat_record
 from tests.tournament.test_heartbeat import _hold_lock, tick
 from tournament.batch_play import _Runner
 from tournament.game_play import GamePlayer, PlayedGame
-from tournament.live import live_figures
-from tournament.runner import ladder_stages, open_tournament, schedule_for
 from tournament.schedule import ScheduledGame
 from tournament.store import Store, StoreError
 from tournament.store_apart import written_apart
@@ -61,13 +58,8 @@ def test_a_game_waiting_for_the_database_does_not_hold_up_the_loop(tmp_path: Pat
         return released
 
     with Store(db) as store:
-        stages = ladder_stages(store, config)
-        schedule = schedule_for(config, stages)
-        tid = open_tournament(store, config, len(schedule), stages)
         log = structlog.get_logger("sheepfold.tournament")
-        player = _Played(config, "127.0.0.1:1", "", Launcher(), log)
-        figures = live_figures(config.bot_names, config.players, config.anchor)
-        runner = _Runner(player, store, tid, figures, progress)
+        runner, schedule = cup_runner(config, store, progress, _Played, log=log)
         asyncio.run(run(runner, list(schedule)))
     assert max(lags) < 0.3, f"the loop stood still {max(lags):.2f} s"
     # Each game is stored before the run counts it, in the order it counts them.
@@ -100,12 +92,7 @@ def test_a_run_stopped_while_a_game_is_written_stores_and_counts_it(tmp_path: Pa
         await asyncio.to_thread(holder.join)
 
     with Store(db) as store:
-        stages = ladder_stages(store, config)
-        schedule = schedule_for(config, stages)
-        tid = open_tournament(store, config, len(schedule), stages)
-        player = _Played(config, "127.0.0.1:1", "", Launcher(), structlog.get_logger())
-        figures = live_figures(config.bot_names, config.players, config.anchor)
-        runner = _Runner(player, store, tid, figures, progress)
+        runner, schedule = cup_runner(config, store, progress, _Played)
         asyncio.run(run(runner, schedule[0]))
     assert _stored(db) == [schedule[0].key] == progress.keys and runner.played == 1
 

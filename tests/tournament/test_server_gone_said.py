@@ -12,20 +12,16 @@ from typing import Any
 
 import grpc
 import pytest
-import structlog
 from sheepfold.v1.arena_pb2 import ListGamesRequest
 from sheepfold.v1.arena_pb2_grpc import ArenaStub
 
 from clients.connect import open_channel
-from clients.launch import Launcher
 from server.inprocess import InProcessServer
 from tests.conftest import start_server_process, stop_server_process
-from tests.tournament.quick_cup import Recorder, quick_cup
+from tests.tournament.quick_cup import Recorder, cup_runner, quick_cup
 from tournament import game_play, server_check
 from tournament.batch_play import _Runner
-from tournament.game_play import GamePlayer
-from tournament.live import live_figures
-from tournament.runner import RunError, ladder_stages, open_tournament, run_tournament, schedule_for
+from tournament.runner import RunError, run_tournament
 from tournament.store import GameRecord, Store
 
 pytestmark = pytest.mark.e2e
@@ -107,12 +103,7 @@ def test_a_server_that_answers_but_is_not_serving_is_said_while_its_health_is_as
 
 def _runner_on(tmp_path: Path, address: str, store: Store, progress: Recorder) -> _Runner:
     """The runner of a quick cup on the server at `address`, its notes in `progress`."""
-    config = quick_cup(tmp_path, 4, concurrency=3)
-    schedule = schedule_for(config, ladder_stages(store, config))
-    tid = open_tournament(store, config, len(schedule), ladder_stages(store, config))
-    player = GamePlayer(config, address, "", Launcher(), structlog.get_logger())
-    figures = live_figures(config.bot_names, config.players, config.anchor)
-    return _Runner(player, store, tid, figures, progress)
+    return cup_runner(quick_cup(tmp_path, 4, concurrency=3), store, progress, address=address)[0]
 
 
 async def _unavailable() -> grpc.aio.AioRpcError:
