@@ -9,3 +9,9 @@ export function ordinal(n) {
   const teen = n % 100 >= 11 && n % 100 <= 13;
   return `${n}${teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th"}`;
 }
+
+// "a", "a and b", "a, b and c" ("none" for nothing).
+export function listed(words) {
+  if (!words.length) return "none";
+  return words.length < 2 ? words[0] : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}

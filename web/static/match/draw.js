@@ -4,7 +4,7 @@
 import { h, seatColour } from "../svg.js";
 import { $, board, boot, game, model } from "./model.js";
 import { botNode, seatText } from "./names.js";
-import { ordinal } from "../words.js";
+import { listed, ordinal } from "../words.js";
 import { tellBoard } from "./board-words.js";
 
 let pending = false;
@@ -212,11 +212,6 @@ function drawTurn(frame, result) {
       frame.label && frame.seat !== null && frame.seat !== undefined ? `${seatText(frame.seat)} ` : "",
       label, frame.forced ? " (forced)" : ""));
   }
-}
-
-// "a", "a and b", "a, b and c".
-function listed(words) {
-  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
 }
 
 function drawScores(frame, result) {

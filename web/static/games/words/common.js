@@ -21,9 +21,3 @@ export function shownOwn(obs, ctx, seat) {
   if (ctx.view === "all") return (ctx.seats || [])[seat] || null;
   return ctx.view === `seat-${seat}` ? obs : null;
 }
-
-// "a", "a and b", "a, b and c" ("none" for nothing).
-export function listed(words) {
-  if (!words.length) return "none";
-  return words.length < 2 ? words[0] : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
-}

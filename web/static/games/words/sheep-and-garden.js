@@ -1,9 +1,9 @@
 // Sheep & Garden in words: the landscape's tiles row by row with what is on
 // them, the tile laid last (the board outlines it), the display, the deck and
 // each seat's objective cards, as the board draws them.
-import { count } from "../../words.js";
+import { count, listed } from "../../words.js";
 import { reveal } from "../sheep-and-garden.js";
-import { item, listed } from "./common.js";
+import { item } from "./common.js";
 
 const OBJECTS = [["sheep", "sheep", "sheep"], ["cows", "cow", "cows"], ["humans", "human", "humans"],
   ["trees", "tree", "trees"], ["houses", "house", "houses"], ["fish", "fish", "fish"]];

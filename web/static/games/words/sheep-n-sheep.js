@@ -2,8 +2,8 @@
 // hand and pasture row by row, as the board draws them.
 import { short } from "../../svg.js";
 import { PLACING } from "../sheep-n-sheep.js";
-import { count } from "../../words.js";
-import { item, listed, shownOwn } from "./common.js";
+import { count, listed } from "../../words.js";
+import { item, shownOwn } from "./common.js";
 
 // As the event log names a card ("blue 1 with bell (#61)"), and where a seat
 // chooses it (the market, a hand) with what it scores ("(#61; a group of

@@ -1,8 +1,8 @@
 // Sheep Showdown in words: the round, the meadow's cards row by row, the dogs
 // and each seat's flock, as the board draws them.
-import { count } from "../../words.js";
+import { count, listed } from "../../words.js";
 import { cardName, dogToMove } from "../sheep-showdown.js";
-import { item, listed, shownOwn } from "./common.js";
+import { item, shownOwn } from "./common.js";
 
 // A cell as the log names it: its column's letter, its row's number ("d4").
 const cellName = (row, col) => `${String.fromCharCode(97 + col)}${row + 1}`;

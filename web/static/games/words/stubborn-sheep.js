@@ -2,9 +2,9 @@
 // with its sheep, each fence with where its icons send the sheep, and each
 // seat's points and hand, as the board draws them.
 import { short } from "../../svg.js";
-import { count } from "../../words.js";
+import { count, listed } from "../../words.js";
 import { middleLines } from "../stubborn-sheep.js";
-import { item, listed, shownOwn } from "./common.js";
+import { item, shownOwn } from "./common.js";
 
 const colourOf = (c) => short(c, "STUBBORN_SHEEP_COLOUR_").toLowerCase();
 // As the event log names a sheep: "red sheep 27".
