@@ -4,7 +4,7 @@
 // page at a time, as they were when the page was loaded.
 import { fetchJson, retryWait, waitToRetry } from "./retry.js";
 import { h, seatColour } from "./svg.js";
-import { focusedLink, refocus } from "./focus.js";
+import { focusedLink, refocus, swapKeepingFocus } from "./focus.js";
 import { count } from "./words.js";
 
 const boot = JSON.parse(document.getElementById("boot").textContent);
@@ -59,35 +59,20 @@ function fill(matches, where = "") {
   const live = matches.filter((m) => m.status === "running" || m.status === "waiting");
   const done = matches.filter((m) => !(m.status === "running" || m.status === "waiting"));
   const table = document.querySelector("table.matches");
-  // The match link a keyboard user stands on, found again in the new rows (a
+  // The match link a keyboard user stands on, kept, the same element, where
+  // its row is still in the same rows (focus.js); found again elsewhere (a
   // live match's link in the finished ones once it ends): every update (each
   // move of a live match) replaced the rows, the focus fell to the page's
   // top, and Tab began again from the top bar.
   const focused = focusedLink(table);
-  const held = focused === null ? null : document.activeElement.closest("tr[data-match-id]");
   let kept = false;
   const put = (id, list, empty) => {
     const body = document.getElementById(id);
     const none = h("tr", { class: "empty" }, h("td", { class: "muted", colspan: String(columns) }, empty));
-    const rows = list.length ? list.map(row) : [none];
-    const at = held && held.parentNode === body
-      ? rows.findIndex((tr) => tr.dataset.matchId === held.dataset.matchId) : -1;
-    if (at < 0) {
-      body.replaceChildren(...rows);
-      return;
-    }
-    // The focused row stays the same element, its other cells renewed, the
-    // rows around it put beside it: a focused link taken out and a new one
-    // focused made a screen reader say the link again at every update
-    // (several a second while a match is live), and moved the caret.
-    const fresh = rows[at];
-    for (const name of fresh.getAttributeNames()) held.setAttribute(name, fresh.getAttribute(name));
-    const cells = [...fresh.cells];
-    [...held.cells].slice(1).forEach((cell, i) => cell.replaceWith(cells[i + 1]));
-    for (const tr of [...body.children]) if (tr !== held) tr.remove();
-    held.before(...rows.slice(0, at));
-    held.after(...rows.slice(at + 1));
-    kept = true;
+    const rows = document.createDocumentFragment();
+    rows.append(...(list.length ? list.map(row) : [none]));
+    if (swapKeepingFocus(body, rows, focused)) kept = true;
+    else body.replaceChildren(rows);
   };
   put("live", live, `no live match${where}`);
   put("finished", done, `no finished match${where}`);
