@@ -6,6 +6,7 @@ import { $, board, boot, game, model } from "./model.js";
 import { botNode, seatText } from "./names.js";
 import { listed, ordinal } from "../words.js";
 import { tellBoard } from "./board-words.js";
+import { sayLatest } from "./announce.js";
 
 let pending = false;
 export function render() {
@@ -101,24 +102,7 @@ function announce(result) {
   const text = [...lines, scores].filter(Boolean).join(". ");
   if (text === announced) return;
   announced = text;
-  // One text a second at most, the newest: a live match at several moves a
-  // second queued every move in a screen reader, which fell ever further
-  // behind the board. A step after a quiet second is read at once.
-  clearTimeout(sayLater);
-  say();
-}
-const ANNOUNCE_GAP_MS = 1000;
-let sayLater = null;
-// A notice (model.js) written there sets model.saidAt too: it is given its
-// second before a move's text takes its place.
-function say() {
-  const wait = (model.saidAt ?? -Infinity) + ANNOUNCE_GAP_MS - performance.now();
-  if (wait > 0) {
-    sayLater = setTimeout(say, wait);
-    return;
-  }
-  model.saidAt = performance.now();
-  $("announce").textContent = announced;
+  sayLatest(text);
 }
 
 // The room the board has on the page, in CSS pixels: its column's width and

@@ -1,5 +1,6 @@
 // What the match page holds: the match as the page got it (boot), the frames
 // and where it stands in them (model), and the game's drawing module.
+import { sayNow } from "./announce.js";
 export const boot = JSON.parse(document.getElementById("boot").textContent);
 export const $ = (id) => document.getElementById(id);
 export const board = $("board");
@@ -13,8 +14,6 @@ export const model = {
   endReason: boot.status === "aborted" && boot.result ? boot.result.end_reason || "" : "",
   status: boot.status,
   playing: null,
-  // When the polite status line was last written (draw.js, notice()).
-  saidAt: null,
   // The live stream: open, or being retried after it failed.
   connected: false,
   // When this page saw the move that opened the current decision (null: the
@@ -36,13 +35,10 @@ export function notice(message) {
   const box = $("notice");
   const text = model.status === "aborted"
     ? [abortedText(), message].filter(Boolean).join(" ") : message || "";
-  // Read out too, once, by the page's polite status line (draw.js): a live
-  // stream lost or a link's move not shown once told a screen reader nothing,
-  // and a box shown only as it fills is not read by every screen reader.
-  if (text && text !== box.textContent) {
-    $("announce").textContent = text;
-    model.saidAt = performance.now(); // kept a second before a move's text (draw.js)
-  }
+  // Read out too, once, by the page's polite status line (announce.js): a
+  // live stream lost or a link's move not shown once told a screen reader
+  // nothing, and a box shown only as it fills is not read by every one.
+  if (text && text !== box.textContent) sayNow(text);
   box.hidden = !text;
   box.textContent = text;
 }
