@@ -37,18 +37,21 @@ function identity(el) {
 // own, keeping the focused link, `focused` (focusedLink), the very same
 // element where `fresh` has it in the same place (the same row of the same
 // table, say): the elements it sits in stay, each taking its fresh twin's
-// attributes, the fresh nodes put around them. Whether it did; if not,
-// nothing is changed. Swapped whole, a focused link was taken out and a new
-// one focused, which a screen reader said again at every refresh.
+// attributes, the fresh nodes put around them; else `box` takes `fresh`
+// whole. Whether it kept the link (if not, refocus finds it again). Swapped
+// whole, a focused link was taken out and a new one focused, which a screen
+// reader said again at every refresh.
 export function swapKeepingFocus(box, fresh, focused) {
   const link = document.activeElement;
-  if (!focused || !link || link === box || !box.contains(link)) return false;
-  const held = chain(link, box);
-  const twins = [...fresh.querySelectorAll("a[href]")]
+  const held = focused && link && link !== box && box.contains(link) ? chain(link, box) : null;
+  const twins = held && [...fresh.querySelectorAll("a[href]")]
     .filter((a) => a.getAttribute("href") === focused.href && a.textContent === focused.text)
     .map((a) => chain(a, fresh))
     .find((path) => path.length === held.length && path.every((el, i) => identity(el) === identity(held[i])));
-  if (!twins) return false;
+  if (!twins) {
+    box.replaceChildren(fresh);
+    return false;
+  }
   let parent = box;
   let from = fresh;
   held.forEach((kept, i) => {

@@ -72,7 +72,6 @@ function fill(matches, where = "") {
     const rows = document.createDocumentFragment();
     rows.append(...(list.length ? list.map(row) : [none]));
     if (swapKeepingFocus(body, rows, focused)) kept = true;
-    else body.replaceChildren(rows);
   };
   put("live", live, `no live match${where}`);
   put("finished", done, `no finished match${where}`);

@@ -101,7 +101,6 @@ async function refresh() {
       // swapped whole and the link found again (once the pair's line is
       // drawn: its "every game"), or the report focused.
       const kept = swapKeepingFocus(report, fresh.content, focused);
-      if (!kept) report.replaceChildren(fresh.content);
       etag = response.headers.get("ETag");
       report.dataset.refreshed = String(Number(report.dataset.refreshed || 0) + 1);
       showPair(false);
