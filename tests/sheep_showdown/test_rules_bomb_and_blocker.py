@@ -2,7 +2,8 @@
 their own: a bomb does not blow up a Double Trouble dog already lying flat; a
 bomb's blast that leaves an opponent's dog stuck has blocked it; a second bomb
 in a blast is removed without going off; a bomb that takes the mover's other dog
-ends the mover's round; a blocking sheep can block.
+ends the mover's round; a blocking sheep can block; the victims of one blast
+are asked about in the blast's reading order.
 
 Rule sentences are quoted from the game's rulebook or the project's decisions
 (docs/games/sheep-showdown.md).
@@ -97,3 +98,21 @@ def test_double_trouble_a_bomb_that_takes_the_movers_other_dog_ends_the_movers_r
     steal(state, take=False)
     seen = state.observation(1)
     assert seen.players_in == (False, True) and seen.last_player == 1 and seen.last_steps_left == 2
+
+
+def test_a_bombs_victims_are_asked_about_in_the_blasts_reading_order() -> None:
+    """Stealing Cards: "You can steal cards from your opponents by ... making them
+    explode!" With two opponents in one blast, the mover is asked about each in the
+    order their dogs went out: the blast's cells row by row, left to right, not by
+    dog number. Dog 2 stands above the bomb, dog 1 below it, so seat 2 is asked
+    first."""
+    rows = ["11111", "1.111", "1X111", "11.11", "22222"]
+    state = position(rows, {0: (2, 0), 1: (3, 2), 2: (1, 1)}, players=3, flocks={1: [1], 2: [2]})
+    events = step(state, RIGHT)
+    assert [d.dog for d in payloads(events, DogOut)] == [2, 0, 1]
+    assert state.pending == STEAL and state.to_move == 0
+    asked = []
+    while state.pending == STEAL:
+        asked.append(state.steal_queue[0])
+        steal(state, take=False)
+    assert asked == [2, 1]
