@@ -68,8 +68,16 @@ def test_leading_zeros_are_no_reason_to_refuse_a_number() -> None:
     assert "cannot reach the server" in done.stderr, done.stderr
 
 
-def test_a_ray_address_whose_port_has_thousands_of_digits_is_not_host_port() -> None:
-    """`tournament run --ray HOST:PORT` read the port with int(): a traceback."""
-    for address in (f"127.0.0.1:{HUGE}", "127.0.0.1:\u0665\u0660"):  # 50 in Arabic-Indic digits
-        with pytest.raises(RayAddressError, match="is not HOST:PORT"):
-            check_address(address)
+def test_a_ray_address_whose_port_has_thousands_of_digits_is_told_its_port_range() -> None:
+    """`tournament run --ray HOST:PORT` read the port with int(): a traceback. Such a
+    port is a whole number, past 65535: told the range, as every address's port is."""
+    with pytest.raises(RayAddressError) as raised:
+        check_address(f"127.0.0.1:{HUGE}")
+    assert str(raised.value).endswith(f": {HUGE} is not a port: use 1 to 65535")
+    assert "HOST:PORT" not in str(raised.value)
+
+
+def test_a_ray_address_whose_port_is_in_other_digits_is_not_host_port() -> None:
+    """A port in another script's digits is no port number at all."""
+    with pytest.raises(RayAddressError, match="is not HOST:PORT"):
+        check_address("127.0.0.1:\u0665\u0660")  # 50 in Arabic-Indic digits

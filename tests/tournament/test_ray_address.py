@@ -147,6 +147,39 @@ def test_auto_checks_the_address_ray_address_names(tmp_path: Path) -> None:
     assert code == USAGE_ERROR and seconds < FAST
 
 
+def test_auto_tells_a_port_out_of_range_in_ray_address_as_the_flag_is_told(
+    tmp_path: Path,
+) -> None:
+    """`--ray 127.0.0.1:99999` is told its port's range before the config is read,
+    but the same address found by `--ray auto` in RAY_ADDRESS reached Ray's own
+    check, which said "is not HOST:PORT" of it."""
+    env = _no_local_cluster(tmp_path, RAY_ADDRESS="127.0.0.1:99999")
+    code, err, _ = _tournament_run("auto", tmp_path, env)
+    assert err == [
+        "sheepfold tournament: Ray address '127.0.0.1:99999': 99999 is not a port: "
+        "use 1 to 65535; --ray auto took it from RAY_ADDRESS"
+    ]
+    assert code == USAGE_ERROR
+
+
+@pytest.mark.parametrize(
+    ("address", "port"),
+    [
+        ("127.0.0.1:99999", "99999"),
+        ("127.0.0.1:70000", "70000"),
+        ("127.0.0.1:0", "0"),
+        ("ray://127.0.0.1:65536", "65536"),
+        ("[::1]:000099999", "99999"),
+    ],
+)
+def test_a_port_out_of_range_is_told_as_every_address_is(address: str, port: str) -> None:
+    """check_address said "is not HOST:PORT" of a port past 1 to 65535, where
+    every other address (and --ray on the command line) is told the range."""
+    with pytest.raises(ray_address.RayAddressError) as raised:
+        ray_address.check_address(address)
+    assert str(raised.value) == f"Ray address {address!r}: {port} is not a port: use 1 to 65535"
+
+
 def _run_on(address: str, tmp_path: Path) -> RunError:
     with pytest.raises(RunError) as raised:
         run_tournament(
@@ -195,7 +228,7 @@ def test_a_ray_client_address_is_probed_as_ray_client(tmp_path: Path) -> None:
     "address",
     # Other scripts' digits (fullwidth 6379): int() reads them, and the check went
     # on to port 6379 while Ray was handed the text as given.
-    ["127.0.0.1", "127.0.0.1:x", "127.0.0.1:70000", ":6379", "127.0.0.1:\uff16\uff13\uff17\uff19"],
+    ["127.0.0.1", "127.0.0.1:x", ":6379", "127.0.0.1:\uff16\uff13\uff17\uff19"],
 )
 def test_an_address_that_is_not_host_port_is_a_usage_error(tmp_path: Path, address: str) -> None:
     assert "is not HOST:PORT" in str(_run_on(address, tmp_path))

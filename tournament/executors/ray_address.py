@@ -11,6 +11,7 @@ import os
 import socket
 from typing import Any, NamedTuple
 
+from clients.address_check import MAX_PORT, port_out_of_range
 from clients.whole_numbers import ascii_whole_number
 from tournament.run_error import RunError
 
@@ -32,8 +33,12 @@ def check_address(address: str) -> None:
     # A URL or a list was taken for a host name, "unknown host 'http://HEAD'".
     mistaken = "/" in host or "," in host
     number = ascii_whole_number(port)  # int() took other scripts' digits, and no 5,000
-    if not host or number is None or not 0 < number < 65536 or mistaken:
+    if not host or number is None or mistaken:
         raise RayAddressError(f"Ray address {address!r} is not HOST:PORT (or 'auto'){_why(host)}")
+    if not 1 <= number <= MAX_PORT:
+        # As --ray on the command line is told (cli.addresses); RAY_ADDRESS, which
+        # `--ray auto` reads, reaches only this check.
+        raise RayAddressError(f"Ray address {port_out_of_range(address, port)}")
     bare_host = host.removeprefix("[").removesuffix("]")
     try:
         with socket.create_connection((bare_host, number), timeout=CONNECT_SECONDS):
