@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { arenaClient, checkAddress, ContractNotFound, endedWith, unary, writeOut } from '../src/index.js';
 import { integer, joinNegativeValues, seconds, shown, UsageError } from '../src/config.js';
+import { usageErrorText } from '../src/usage.js';
 import { SEED_MAX } from '../src/rng.js';
 
 /** The shortest and longest --decision-seconds but 0 (the server's default), as `sheepfold create` takes. */
@@ -29,24 +30,26 @@ function decisionSeconds(text) {
 }
 
 async function run() {
-  const { values } = parseArgs({
-    args: joinNegativeValues(process.argv.slice(2), (name) => name !== 'help'),
-    options: {
-      server: { type: 'string' },
-      game: { type: 'string' },
-      players: { type: 'string', default: '2' },
-      option: { type: 'string', multiple: true, default: [] },
-      seed: { type: 'string' },
-      'decision-seconds': { type: 'string' },
-      'admin-token': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help || !values.game) {
-    if (!values.help) {
-      process.stderr.write(`${USAGE}\n`);
-      return 2;
-    }
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: joinNegativeValues(process.argv.slice(2), (name) => name !== 'help'),
+      options: {
+        server: { type: 'string' },
+        game: { type: 'string' },
+        players: { type: 'string', default: '2' },
+        option: { type: 'string', multiple: true, default: [] },
+        seed: { type: 'string' },
+        'decision-seconds': { type: 'string' },
+        'admin-token': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error.message); // "Unknown option '--bogus'"
+  }
+  if (!values.help && !values.game) throw new UsageError('missing --game NAME');
+  if (values.help) {
     const failed = await writeOut(process.stdout, `${USAGE}\n`);
     if (failed) process.stderr.write(`sheepfold-create-match: cannot write the usage to stdout: ${failed.message}\n`);
     return failed ? 1 : 0;
@@ -56,7 +59,7 @@ async function run() {
   const options = Object.create(null);
   for (const pair of values.option) {
     const at = pair.indexOf('=');
-    if (at < 1) throw new Error(`--option wants KEY=VALUE, not ${pair}`);
+    if (at < 1) throw new UsageError(`--option wants KEY=VALUE, not ${shown(pair)}`);
     const [key, value] = [pair.slice(0, at), pair.slice(at + 1)];
     // As `sheepfold create`: the later value once won without a word.
     if (Object.hasOwn(options, key) && options[key] !== value) {
@@ -104,7 +107,8 @@ run().then(
     process.exitCode = code;
   },
   (error) => {
-    process.stderr.write(`sheepfold-create-match: ${error.message}\n`);
+    const said = `sheepfold-create-match: ${error.message}\n`;
+    process.stderr.write(error instanceof UsageError ? usageErrorText('sheepfold-create-match', error.message) : said);
     process.exitCode = error instanceof ContractNotFound ? 1 : 2;
   },
 );

@@ -7,6 +7,9 @@ import { isLevel } from './log.js';
 import { SEED_MAX, SEED_MIN } from './rng.js';
 import { REJOIN_SECONDS } from './play.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, MAX_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES } from './proto.js';
+import { shown, UsageError } from './usage.js';
+
+export { shown, UsageError };
 
 /** The longest --rejoin-seconds (a day, as `sheepfold bot`): a server away longer has left its matches to their clocks. */
 export const MAX_REJOIN_SECONDS = 86_400;
@@ -46,17 +49,6 @@ SHEEPFOLD_SEED (the tournament runner sets them for command bots).
   --log-level LEVEL      debug, info, warning or error (default info)
 
 Exit status: 0 after the result, 1 when the seat was lost, 2 on a usage error.`;
-
-export class UsageError extends Error {}
-
-/**
- * A value as a usage error quotes it: in quotes, so that a newline in it cannot break the message over lines,
- * and cut at 60 characters, so that a 100,000-character one does not bury the message (as `sheepfold bot`).
- */
-export function shown(text) {
-  const value = String(text);
-  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value);
-}
 
 export function integer(name, text, { min = 0, max = null } = {}) {
   if (!/^-?\d+$/.test(String(text).trim())) throw new UsageError(`${name} must be an integer, got ${shown(text)}`);

@@ -5,6 +5,7 @@ import { playSeat, SeatError, statusName } from './play.js';
 import { ContractNotFound, grpc } from './proto.js';
 import { TRUST_HINT } from './reason.js';
 import { createRng } from './rng.js';
+import { usageErrorText } from './usage.js';
 
 /** The random strategy: a uniformly random legal action, reproducible from the seed. */
 export function randomBot(seed) {
@@ -63,7 +64,7 @@ export async function main(argv, env, { stdout = process.stdout, stderr = proces
     config = parseConfig(argv, env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    stderr.write(`sheepfold-node-bot: ${error.message}\n\n${USAGE}\n`);
+    stderr.write(usageErrorText('sheepfold-node-bot', error.message));
     return 2;
   }
   if (config.help) {

@@ -20,7 +20,7 @@ test('a deadline above 0 and below 0.001 s is a usage error, exit 2, before conn
     assert.equal(run.status, 2, run.stderr);
     assert.equal(
       run.stderr,
-      `sheepfold-create-match: --decision-seconds must be 0 (the server's default) or 0.001 to 3600, got "${seconds}"\n`,
+      `sheepfold-create-match: --decision-seconds must be 0 (the server's default) or 0.001 to 3600, got "${seconds}"\nRun 'sheepfold-create-match --help' to see its options.\n`,
     );
   }
 });

@@ -72,7 +72,7 @@ describe('the Node bot programs against a real server', () => {
     // The later value once won without a word (`sheepfold create` refuses it, exit 2).
     const twice = await runBot(['--server', server.address, '--game', 'sheep-showdown', '--option', 'rounds=1', '--option', 'rounds=3'], {}, CREATE_MATCH);
     assert.equal(twice.code, 2, twice.stderr);
-    assert.equal(twice.stderr, "sheepfold-create-match: --option: rounds given twice ('1', then '3'): give it once\n");
+    assert.equal(twice.stderr, "sheepfold-create-match: --option: rounds given twice ('1', then '3'): give it once\nRun 'sheepfold-create-match --help' to see its options.\n");
     assert.equal(twice.stdout, '');
     const same = await runBot(['--server', server.address, '--game', 'sheep-showdown', '--option', 'rounds=1', '--option', 'rounds=1'], {}, CREATE_MATCH);
     assert.equal(same.code, 0, same.stderr);

@@ -250,13 +250,12 @@ describe('main', () => {
     return { write: (chunk) => (text += chunk), get text() { return text; } };
   };
 
-  test('a usage error exits 2 with the usage on stderr and nothing on stdout', async () => {
+  test('a usage error exits 2 with its reason and where the help is on stderr, and nothing on stdout', async () => {
     const stdout = sink();
     const stderr = sink();
     assert.equal(await main(['--seat', 'x'], {}, { stdout, stderr }), 2);
     assert.equal(stdout.text, '');
-    assert.match(stderr.text, /missing --match/);
-    assert.match(stderr.text, /^usage: sheepfold-node-bot/m);
+    assert.equal(stderr.text, "sheepfold-node-bot: missing --match (or SHEEPFOLD_MATCH) and --token (or SHEEPFOLD_TOKEN)\nRun 'sheepfold-node-bot --help' to see its options.\n");
   });
 
   test('a --max-reconnects too large for a number is a usage error, exit 2, not an unexpected failure', async () => {
@@ -273,7 +272,8 @@ describe('main', () => {
     for (const flags of [['--seat', long], ['--seed', long], ['--rejoin-seconds', long], ['--max-message-bytes', `${long}x`], ['--log-level', `lo\nud${long}`], ['--seat', `1\n2${long}`]]) {
       const stderr = sink();
       assert.equal(await main(['--match', 'm', '--token', 't', ...flags], {}, { stdout: sink(), stderr }), 2);
-      const said = stderr.text.split('\n\nusage:')[0];
+      const [said, help, ...rest] = stderr.text.split('\n');
+      assert.deepEqual([help, ...rest], ["Run 'sheepfold-node-bot --help' to see its options.", '']);
       assert.match(said, /^sheepfold-node-bot: [^\n]+$/, `${flags[0]}: one line`);
       assert.ok(said.length < 200, `${flags[0]}: ${said.length} characters`);
     }

@@ -1,0 +1,47 @@
+// A usage error of either command is its one-line reason and one line saying where the help is, exit 2, nothing on
+// stdout: the bot printed its whole 40-line help after the reason, which scrolled the reason out of sight.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const PROGRAMS = {
+  'sheepfold-node-bot': fileURLToPath(new URL('../bin/sheepfold-node-bot.js', import.meta.url)),
+  'sheepfold-create-match': fileURLToPath(new URL('../bin/create-match.js', import.meta.url)),
+};
+
+/** `command` run with `flags`: its exit status, stdout and the lines of its stderr. */
+function run(command, flags) {
+  const done = spawnSync(process.execPath, [PROGRAMS[command], ...flags], { encoding: 'utf8', timeout: 30_000 });
+  return { status: done.status, stdout: done.stdout, lines: done.stderr.split('\n') };
+}
+
+const CASES = [
+  ['sheepfold-node-bot', ['--bogus'], /^Unknown option '--bogus'/],
+  ['sheepfold-node-bot', ['--token', 't'], /^missing --match \(or SHEEPFOLD_MATCH\)$/],
+  ['sheepfold-node-bot', ['--match', 'm', '--token', 't', '--seat', 'x'], /^--seat must be an integer, got "x"$/],
+  ['sheepfold-create-match', ['--bogus'], /^Unknown option '--bogus'/],
+  ['sheepfold-create-match', ['--players', '2'], /^missing --game NAME$/],
+  ['sheepfold-create-match', ['--game', 'g', '--seed', 'x'], /^--seed must be an integer, got "x"$/],
+  ['sheepfold-create-match', ['--game', 'g', '--option', 'rounds'], /^--option wants KEY=VALUE, not "rounds"$/],
+];
+
+test('a usage error is its reason and where the help is, two lines, exit 2', () => {
+  for (const [command, flags, reason] of CASES) {
+    const done = run(command, flags);
+    const what = `${command} ${flags.join(' ')}`;
+    assert.equal(done.status, 2, what);
+    assert.equal(done.stdout, '', what);
+    assert.deepEqual(done.lines.slice(1), [`Run '${command} --help' to see its options.`, ''], `${what}: ${done.lines.join('\n')}`);
+    assert.ok(done.lines[0].startsWith(`${command}: `), done.lines[0]);
+    assert.match(done.lines[0].slice(command.length + 2), reason, what);
+  }
+});
+
+test('the help it points to is there: --help prints the usage on stdout, exit 0', () => {
+  for (const command of Object.keys(PROGRAMS)) {
+    const done = run(command, ['--help']);
+    assert.equal(done.status, 0, command);
+    assert.ok(done.stdout.startsWith(`usage: ${command} `), done.stdout.split('\n')[0]);
+  }
+});
