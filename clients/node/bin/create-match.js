@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { arenaClient, checkAddress, ContractNotFound, endedWith, unary, writeOut } from '../src/index.js';
 import { integer, joinNegativeValues, seconds, shown, UsageError } from '../src/config.js';
+import { commandWords, hideIpServerNameWarning, TLS_HELP, TLS_OPTIONS, tlsCredentials, tlsSetting } from '../src/tls-flags.js';
 import { usageErrorText } from '../src/usage.js';
 import { SEED_MAX } from '../src/rng.js';
 
@@ -13,12 +14,14 @@ const MAX_DECISION_SECONDS = 3600;
 
 const USAGE = `usage: sheepfold-create-match --game NAME [--players N] [--option KEY=VALUE]...
                               [--seed N] [--decision-seconds S] [--server HOST:PORT]
-                              [--admin-token T]
+                              [--tls] [--tls-ca FILE] [--admin-token T]
 
 Prints {"match_id", "seed", "seat_tokens"} as one JSON line. --server defaults to
 $SHEEPFOLD_SERVER or 127.0.0.1:50051, --admin-token to $SHEEPFOLD_ADMIN_TOKEN.
 --seed is 0 to 18446744073709551615, --decision-seconds 0 (the server's default) or
-0.001 to 3600; a number out of range or not a number is a usage error (exit 2).`;
+0.001 to 3600; a number out of range or not a number is a usage error (exit 2).
+
+${TLS_HELP}`;
 
 /** A deadline the server takes: 0 or 0.001 to 3600 (it refuses a shorter one, which no bot could meet). */
 function decisionSeconds(text) {
@@ -42,6 +45,7 @@ async function run() {
         seed: { type: 'string' },
         'decision-seconds': { type: 'string' },
         'admin-token': { type: 'string' },
+        ...TLS_OPTIONS,
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -83,7 +87,7 @@ async function run() {
   } catch (error) {
     throw new UsageError(`--server ${error.message}`);
   }
-  const client = arenaClient(address);
+  const client = arenaClient(address, tlsCredentials(tlsSetting(address, values)));
   try {
     const created = await unary(client, 'CreateMatch', request);
     const made = `${JSON.stringify({ match_id: created.match_id, seed: created.seed, seat_tokens: created.seat_tokens })}\n`;
@@ -95,13 +99,14 @@ async function run() {
     }
     return 0;
   } catch (error) {
-    process.stderr.write(`sheepfold-create-match: ${endedWith(address, error.code, error.details ?? error.message)}\n`);
+    process.stderr.write(`sheepfold-create-match: ${commandWords(endedWith(address, error.code, error.details ?? error.message))}\n`);
     return 1;
   } finally {
     client.close();
   }
 }
 
+hideIpServerNameWarning();
 run().then(
   (code) => {
     process.exitCode = code;

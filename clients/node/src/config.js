@@ -1,12 +1,11 @@
 // Command-line flags, falling back to the environment the tournament runner sets.
-import { X509Certificate } from 'node:crypto';
-import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { checkAddress } from './address.js';
 import { isLevel } from './log.js';
 import { SEED_MAX, SEED_MIN } from './rng.js';
 import { REJOIN_SECONDS } from './play.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, MAX_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES } from './proto.js';
+import { TLS_HELP, TLS_OPTIONS, tlsSetting } from './tls-flags.js';
 import { shown, UsageError } from './usage.js';
 
 export { shown, UsageError };
@@ -40,12 +39,7 @@ SHEEPFOLD_SEED (the tournament runner sets them for command bots).
                          largest message received, at least 1048576 (a decision
                          is one message): as large as the server's
                          --max-message-bytes when that is larger (default 4194304)
-  --tls                  connect with TLS, checking the server's certificate
-                         against the system's certificate authorities (a
-                         server started with --tls-cert)
-  --tls-ca FILE          connect with TLS, checking the server's certificate
-                         against this PEM file (its own certificate if
-                         self-signed); implies --tls
+${TLS_HELP}
   --log-level LEVEL      debug, info, warning or error (default info)
 
 Exit status: 0 after the result, 1 when the seat was lost, 2 on a usage error.`;
@@ -97,60 +91,9 @@ const OPTIONS = {
   'rejoin-seconds': { type: 'string' },
   'max-message-bytes': { type: 'string' },
   'log-level': { type: 'string' },
-  tls: { type: 'boolean' },
-  'tls-ca': { type: 'string' },
+  ...TLS_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 };
-
-/** The largest --tls-ca file read, as `sheepfold bot`'s: a certificate chain is a few kilobytes. */
-export const MAX_PEM_BYTES = 1024 * 1024;
-const CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\s*/g;
-const FILE_ERRORS = { ENOENT: 'no such file or directory', EACCES: 'permission denied', ELOOP: 'too many symbolic links' };
-
-/**
- * The certificates of a --tls-ca file, checked as `sheepfold bot` checks its own: a regular file of at most
- * MAX_PEM_BYTES holding at least one PEM certificate, every one of which parses (an empty file would load as no
- * authority at all, and a key file as a certificate grpc-js could not use). Throws UsageError.
- */
-export function readCaFile(file) {
-  const refused = (why) => new UsageError(`--tls-ca ${shown(file)}: ${why}`);
-  if (!file) throw refused('an empty path: name a file');
-  let fd;
-  try {
-    // Opened without waiting (a FIFO), then looked at: a device or a folder is no PEM file.
-    fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
-  } catch (error) {
-    throw refused(FILE_ERRORS[error.code] ?? error.code ?? error.message);
-  }
-  let pem;
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw refused('not a regular file');
-    if (stat.size > MAX_PEM_BYTES) throw refused('larger than a PEM file can be (1 MB)');
-    const buffer = Buffer.alloc(stat.size);
-    let read = 0;
-    while (read < stat.size) {
-      const got = readSync(fd, buffer, read, stat.size - read, read);
-      if (got === 0) break;
-      read += got;
-    }
-    pem = buffer.subarray(0, read);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw refused(FILE_ERRORS[error.code] ?? error.code ?? error.message);
-  } finally {
-    closeSync(fd);
-  }
-  // Only the certificate blocks are read: a bundle's comments may be in any language.
-  const blocks = pem.toString('latin1').match(CERTIFICATE) ?? [];
-  try {
-    if (!blocks.length) throw new Error('no certificate');
-    for (const block of blocks) new X509Certificate(block); // eslint-disable-line no-new
-  } catch {
-    throw refused('holds no PEM certificate');
-  }
-  return Buffer.from(blocks.join(''), 'latin1');
-}
 
 /** The bot's settings from argv (without node and the script) and env; throws UsageError. */
 export function parseConfig(argv, env = {}) {
@@ -196,12 +139,7 @@ export function parseConfig(argv, env = {}) {
   } catch (error) {
     throw new UsageError(`${named('server', 'SHEEPFOLD_SERVER')} ${error.message}`);
   }
-  if (parsed.tls || parsed['tls-ca'] !== undefined) {
-    if (config.address.startsWith('unix')) {
-      throw new UsageError('--tls and --tls-ca are for TCP addresses; a Unix socket is never served with TLS');
-    }
-    config.tls = { rootCerts: parsed['tls-ca'] === undefined ? null : readCaFile(parsed['tls-ca']) };
-  }
+  config.tls = tlsSetting(config.address, parsed);
   const seat = pick('seat', 'SHEEPFOLD_SEAT');
   // The wire carries a seat as an int32: a larger number would wrap round (4294967296 is seat 0).
   if (seat !== undefined) config.seat = Number(integer(named('seat', 'SHEEPFOLD_SEAT'), seat, { max: 2 ** 31 - 1 }));

@@ -2,9 +2,9 @@
 import { parseConfig, UsageError, USAGE } from './config.js';
 import { createLogger } from './log.js';
 import { playSeat, SeatError, statusName } from './play.js';
-import { ContractNotFound, grpc } from './proto.js';
-import { TRUST_HINT } from './reason.js';
+import { ContractNotFound } from './proto.js';
 import { createRng } from './rng.js';
+import { commandWords, tlsCredentials } from './tls-flags.js';
 import { usageErrorText } from './usage.js';
 
 /** The random strategy: a uniformly random legal action, reproducible from the seed. */
@@ -54,9 +54,6 @@ export function writeOut(stream, text) {
   });
 }
 
-/** How the command's user gives a certificate to trust: its flag, not playSeat's grpc-js credentials. */
-export const COMMAND_TRUST_HINT = 'with --tls-ca FILE';
-
 /** Runs the bot; resolves to the exit status. */
 export async function main(argv, env, { stdout = process.stdout, stderr = process.stderr } = {}) {
   let config;
@@ -84,7 +81,7 @@ export async function main(argv, env, { stdout = process.stdout, stderr = proces
       maxReconnects: config.maxReconnects,
       rejoinSeconds: config.rejoinSeconds,
       maxMessageBytes: config.maxMessageBytes,
-      credentials: config.tls ? grpc.credentials.createSsl(config.tls.rootCerts) : undefined,
+      credentials: tlsCredentials(config.tls),
     });
     const failed = await writeOut(stdout, `${JSON.stringify(resultToJson(outcome))}\n`);
     if (failed) {
@@ -99,9 +96,8 @@ export async function main(argv, env, { stdout = process.stdout, stderr = proces
       return 1;
     }
     if (!(error instanceof SeatError)) throw error;
-    const said = (text) => String(text).replace(TRUST_HINT, COMMAND_TRUST_HINT);
-    log.error('seat lost', { match_id: config.matchId, code: statusName(error.code), message: said(error.details) });
-    stderr.write(`sheepfold-node-bot: ${said(error.message)}\n`);
+    log.error('seat lost', { match_id: config.matchId, code: statusName(error.code), message: commandWords(error.details) });
+    stderr.write(`sheepfold-node-bot: ${commandWords(error.message)}\n`);
     return 1;
   }
 }

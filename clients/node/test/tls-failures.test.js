@@ -113,6 +113,30 @@ describe('playSeat with TLS credentials', () => {
   });
 });
 
+/** --tls-ca files neither command can use, made once, and what each is told of them. */
+let unusable = null;
+function unusableCaFiles() {
+  if (unusable) return unusable;
+  const empty = path.join(folder, 'empty.pem');
+  writeFileSync(empty, '');
+  const key = path.join(path.dirname(files.good), 'key.pem');
+  const fifo = path.join(folder, 'fifo.pem');
+  execFileSync('mkfifo', [fifo]);
+  const big = path.join(folder, 'big.pem');
+  writeFileSync(big, Buffer.alloc(1024 * 1024 + 1, 'A'));
+  unusable = [
+    [path.join(folder, 'missing.pem'), 'no such file or directory'],
+    [folder, 'not a regular file'],
+    ['/dev/null', 'not a regular file'],
+    [empty, 'holds no PEM certificate'],
+    [key, 'holds no PEM certificate'],
+    [big, 'larger than a PEM file can be (1 MB)'],
+    ['', 'an empty path: name a file'],
+    [fifo, 'not a regular file'], // opened without waiting for a writer that never comes
+  ];
+  return unusable;
+}
+
 /** The command (`sheepfold-node-bot`) run in this process with `flags`: its exit status and what it wrote to stderr. */
 async function command(...flags) {
   let stderr = '';
@@ -160,21 +184,7 @@ describe('sheepfold-node-bot --tls-ca and --tls, as `sheepfold bot` has them', (
   });
 
   test('a --tls-ca file that cannot be used is a usage error, one line', { timeout: 30_000 }, async () => {
-    const empty = path.join(folder, 'empty.pem');
-    writeFileSync(empty, '');
-    const key = path.join(path.dirname(files.good), 'key.pem');
-    const fifo = path.join(folder, 'fifo.pem');
-    execFileSync('mkfifo', [fifo]);
-    const cases = [
-      [path.join(folder, 'missing.pem'), 'no such file or directory'],
-      [folder, 'not a regular file'],
-      ['/dev/null', 'not a regular file'],
-      [empty, 'holds no PEM certificate'],
-      [key, 'holds no PEM certificate'],
-      ['', 'an empty path: name a file'],
-      [fifo, 'not a regular file'], // opened without waiting for a writer that never comes
-    ];
-    for (const [file, why] of cases) {
+    for (const [file, why] of unusableCaFiles()) {
       const done = await command('--server', servers.good.address, '--tls-ca', file);
       assert.equal(done.status, 2, file);
       assert.equal(done.stderr.split('\n')[0], `sheepfold-node-bot: --tls-ca ${JSON.stringify(file)}: ${why}`);
@@ -182,5 +192,55 @@ describe('sheepfold-node-bot --tls-ca and --tls, as `sheepfold bot` has them', (
     const unix = await command('--server', 'unix:/tmp/arena.sock', '--tls');
     assert.equal(unix.status, 2);
     assert.match(unix.stderr, /^sheepfold-node-bot: --tls and --tls-ca are for TCP addresses; a Unix socket is never served with TLS\n/);
+  });
+});
+
+const CREATE_MATCH = new URL('../bin/create-match.js', import.meta.url).pathname;
+
+/** `sheepfold-create-match --game sheep-n-sheep` run with `flags`: its exit status, stdout and stderr. */
+function createMatch(...flags) {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CREATE_MATCH, '--game', 'sheep-n-sheep', ...flags], (error, stdout, stderr) => {
+      resolve({ status: error ? error.code : 0, stdout, stderr });
+    });
+  });
+}
+
+// create-match.js had no TLS flag ("connects without TLS"): a match could not be made by hand on a TLS server.
+describe('sheepfold-create-match --tls-ca and --tls, as the bot has them', () => {
+  test('--tls-ca FILE makes a match on a TLS server, with nothing on stderr', { timeout: 30_000 }, async () => {
+    const done = await createMatch('--server', servers.good.address, '--tls-ca', files.good);
+    assert.equal(done.stderr, '', 'no warning of Node\'s about the IP address either');
+    assert.equal(done.status, 0);
+    const made = JSON.parse(done.stdout);
+    assert.match(made.match_id, /\S/);
+    assert.equal(made.seat_tokens.length, 2);
+  });
+
+  test('without them, the TLS server is said to close the connection', { timeout: 30_000 }, async () => {
+    const done = await createMatch('--server', servers.good.address);
+    assert.equal(done.status, 1);
+    assert.match(done.stderr, /^sheepfold-create-match: UNAVAILABLE: .*: the server closed the connection \(if it serves TLS, connect with TLS\)\n$/);
+  });
+
+  test('--tls checks against the system\'s authorities, and names the flag that gives another', { timeout: 30_000 }, async () => {
+    const done = await createMatch('--server', servers.good.address, '--tls');
+    assert.equal(done.status, 1);
+    assert.match(
+      done.stderr,
+      /^sheepfold-create-match: UNAVAILABLE: cannot reach the server at 127\.0\.0\.1:\d+: the TLS handshake failed: the server's certificate is not trusted \(self[- ]signed certificate\): give its certificate \(or its authority's\) with --tls-ca FILE\n$/,
+    );
+  });
+
+  test('a --tls-ca file that cannot be used, or TLS to a Unix socket, is the bot\'s usage error', { timeout: 30_000 }, async () => {
+    const help = "Run 'sheepfold-create-match --help' to see its options.\n";
+    for (const [file, why] of unusableCaFiles()) {
+      const done = await createMatch('--server', servers.good.address, '--tls-ca', file);
+      assert.equal(done.status, 2, file);
+      assert.equal(done.stderr, `sheepfold-create-match: --tls-ca ${JSON.stringify(file)}: ${why}\n${help}`);
+    }
+    const unix = await createMatch('--server', 'unix:/tmp/arena.sock', '--tls');
+    assert.equal(unix.status, 2);
+    assert.equal(unix.stderr, `sheepfold-create-match: --tls and --tls-ca are for TCP addresses; a Unix socket is never served with TLS\n${help}`);
   });
 });
