@@ -79,6 +79,25 @@ def test_a_lone_blue_sheep_jumps_once() -> None:
     assert not isinstance(events[index + 1], SheepMoved)
 
 
+def test_a_blue_leaving_the_only_area_with_blues_jumps_once_though_a_blue_stays_behind() -> None:
+    """Rulebook: "If the blue sheep starts its movement in the only area where blue sheep
+    are present, do not apply this ability": what counts is where the blues are, not
+    whether there is another. Two blues in pen 1 (area 2), none anywhere else: the one
+    that jumps over fence 3 stays in meadow 3. Reading "another blue on the table" would
+    run it on clockwise round the whole circle, back into the pen it left."""
+    card, orientation = find_fence(
+        lambda e: e[0] == (BLUE, LEFT) and [c for c, _ in e].count(BLUE) == 1
+    )
+    areas = empty_areas(6)
+    areas[2] = [b(0), b(1)]
+    state = frame3(card, areas)
+    state.apply(pick(state, PlaceFence, fence=3, orientation=orientation))
+    events = payloads(state.apply(PickSheep(b(0))))
+    assert events[0] == IconJump(3, 0, BLUE, 2, 3, b(0))
+    assert not any(isinstance(p, SheepMoved) and p.cause == BLUE_RUN for p in events)
+    assert where(state, b(0)) == 3 and where(state, b(1)) == 2
+
+
 # ------------------------------------------------- abilities do not chain
 
 
