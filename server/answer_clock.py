@@ -101,14 +101,18 @@ def _missed(
     metrics.deadline_missed(seat.disqualified)
     metrics.forced_move("timeout")
     if seat.stream is not None:
-        send_error(
-            seat,
-            grpc.StatusCode.DEADLINE_EXCEEDED,
+        message = (
             f"deadline missed: a random action was played "
-            f"(strike {seat.strikes} of {clock.max_strikes})",
-            pending.decision_id,
-            log,
+            f"(strike {seat.strikes} of {clock.max_strikes})"
         )
+        if seat.disqualified:
+            # The seat's decisions stop coming: say why, or its bot waits
+            # for a next decision and takes the silence for a stalled server.
+            message += (
+                "; the seat is disqualified: the server plays its remaining decisions "
+                "and it ranks last"
+            )
+        send_error(seat, grpc.StatusCode.DEADLINE_EXCEEDED, message, pending.decision_id, log)
 
 
 async def every_seat_in_time(all_joined: asyncio.Event, start_timeout: float) -> bool:

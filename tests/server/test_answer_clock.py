@@ -126,6 +126,12 @@ def test_a_decision_that_runs_into_the_bank_and_out_of_it() -> None:
         (grpc.StatusCode.DEADLINE_EXCEEDED.value[0], 8),
     ]
     assert "strike 1 of 2" in errors[0].message and "strike 2 of 2" in errors[1].message
+    # Its decisions stop coming now: the last strike says so, the first does not.
+    assert "disqualified" not in errors[0].message
+    assert errors[1].message.endswith(
+        "(strike 2 of 2); the seat is disqualified: the server plays its remaining "
+        "decisions and it ranks last"
+    ), errors[1].message
     assert (seat.strikes, seat.bank, seat.disqualified) == (2, 0.0, True)
     assert metrics.missed == [False, True], "disqualified at the second miss"
     assert metrics.forced == ["timeout", "timeout"] and metrics.answered == []
