@@ -212,6 +212,14 @@ def token_owner(token_hashes: Sequence[str], seat: int | None, token: str) -> in
     The token is hashed once, not once per seat, and one far longer than any
     token the server hands out is not hashed at all: a client sending
     megabyte tokens held the event loop for tens of milliseconds a join."""
+    if not token:
+        # Said apart from a wrong token: a client that sent its token as call
+        # metadata (a header) was told "invalid seat token" and doubted the token.
+        raise JoinError(
+            grpc.StatusCode.UNAUTHENTICATED,
+            "the join has no token: put the seat's token in Join.token "
+            "(the server reads no call metadata)",
+        )
     owner = None
     if len(token) <= MAX_TOKEN_CHARS:
         presented = hash_token(token)
