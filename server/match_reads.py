@@ -77,7 +77,9 @@ class MatchReadCalls(ArenaCalls):
             )
         if request.game and request.game not in games.names():
             await abort(
-                context, grpc.StatusCode.INVALID_ARGUMENT, f"unknown game {brief(request.game)}"
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"unknown game {brief(request.game)} (games: {', '.join(games.names())})",
             )
         after = None
         if request.page_token:

@@ -84,12 +84,17 @@ def test_a_deadline_below_a_millisecond_is_invalid_argument(
 
 
 def test_listing_an_unknown_game_is_invalid_argument(channel: grpc.Channel) -> None:
-    """As CreateMatch says of it, not an empty list that looks like no matches."""
+    """As CreateMatch says of it, not an empty list that looks like no matches,
+    and with the wire names as CreateMatch lists them: a game given by its
+    oneof member's name (underscores) was told only "unknown game"."""
     stub = arena_pb2_grpc.ArenaStub(channel)
     with pytest.raises(grpc.RpcError) as caught:
-        stub.ListMatches(arena_pb2.ListMatchesRequest(game="nope"), timeout=10)
+        stub.ListMatches(arena_pb2.ListMatchesRequest(game="sheep_showdown"), timeout=10)
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert caught.value.details() == "unknown game 'nope'"
+    assert caught.value.details() == (
+        "unknown game 'sheep_showdown' "
+        "(games: sheep-showdown, sheep-n-sheep, sheep-and-garden, stubborn-sheep)"
+    )
     known = stub.ListMatches(arena_pb2.ListMatchesRequest(game="sheep-n-sheep"), timeout=10)
     assert all(match.game == "sheep-n-sheep" for match in known.matches)
 
