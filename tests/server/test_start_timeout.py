@@ -24,7 +24,7 @@ from clients.sdk import play
 from server.app import ServerConfig
 from server.inprocess import serving_here
 from server.match import Match
-from server.records import ClockConfig, MatchRecord, hash_token, new_seat_token
+from server.records import ClockConfig, MatchRecord, RecordedMove, hash_token, new_seat_token
 from server.rulings import NOBODY_JOINED
 from server.sqlite_schema import SCHEMA_VERSION, migrate, schema_version
 from server.sqlite_store import SqliteStore
@@ -322,3 +322,56 @@ def test_seats_that_all_joined_as_the_start_timeout_fired_are_not_called_missing
     logs = asyncio.run(scenario())
     assert "match running" in [line["event"] for line in logs]
     assert not [line for line in logs if "without every seat" in str(line["event"])]
+
+
+def test_a_restored_match_with_a_move_but_no_join_written_is_not_aborted(
+    tmp_path: Path,
+) -> None:
+    """A match whose first join the database lacks (the server died before
+    that write was made) but that has a move is a match that was played:
+    restored with nobody back by the start timeout, it runs on its clocks;
+    it is not aborted as one nobody joined, its moves thrown away."""
+    game = games.get("sheep-n-sheep")
+    record = MatchRecord(
+        match_id="played-unjoined",
+        game=game.name,
+        players=2,
+        options={},
+        seed=12,
+        clock=ClockConfig(decision_seconds=60),
+        token_hashes=tuple(hash_token(new_seat_token()) for _ in range(2)),
+        created_at=time.time(),
+        rules_version=game.rules_version,
+    )
+    state = game.new_state(2, record.seed, {})
+    seat, action = state.to_move, state.legal_actions()[0]
+    assert seat is not None
+    db = tmp_path / "restart.db"
+    store = SqliteStore(db)
+    store.create_match(record)
+    # A move forced by the clock: nothing in it says a seat joined either.
+    store.record_move(record.match_id, RecordedMove(1, seat, 0, action.label, "timeout", 0.0))
+    stored = store.load(record.match_id)
+    store.close()
+    assert stored is not None and not stored.seat_joined and len(stored.moves) == 1
+
+    info = asyncio.run(_restored_past_the_start_timeout(SqliteStore(db), record.match_id))
+    assert info.status == arena_pb2.MATCH_STATUS_RUNNING, info.result.end_reason
+    assert info.moves == 1
+
+
+def test_a_seat_that_moved_in_an_older_database_is_shown_as_joined(tmp_path: Path) -> None:
+    """A file written before each seat's join was recorded (schema version 4)
+    says nothing of which seats joined; a seat that answered a decision did.
+    Restored, that seat is shown joined (GetMatch, and the result it goes
+    into), the seat that never moved not."""
+    db = tmp_path / "v4.db"
+    with closing(sqlite3.connect(db, isolation_level=None)) as old:
+        assert migrate(old, upto=4) == 4
+        _write_as_schema_4(old, "onemove", 1)
+    mover = games.get("sheep-n-sheep").new_state(2, 12, {}).to_move
+    assert mover is not None
+
+    info = asyncio.run(_restored_past_the_start_timeout(SqliteStore(db), "onemove"))
+    assert info.moves == 1
+    assert [seat.joined for seat in info.seats] == [seat == mover for seat in range(2)]
