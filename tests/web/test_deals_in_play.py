@@ -116,7 +116,8 @@ def test_a_viewer_of_the_tournaments_game_server_holds_its_deals_back_too(
     """In front of the game server that played the tournament, `/match/ID` of a
     game whose deal is still in play gives no frames (every view a 403), no
     seed and no breakdown of its result (the page and its JSON: scores and ranks
-    only); another deal's game is shown whole."""
+    only); another deal's game is shown whole, until its tournament's row is
+    edited into nonsense (which deals are over cannot be read then)."""
     database = tmp_path / "cup.db"
     viewer = start_showcase(games=(), tournament_dbs=[database])  # plays it there
     try:
@@ -141,6 +142,13 @@ def test_a_viewer_of_the_tournaments_game_server_holds_its_deals_back_too(
             status, _, body = get(url)
             assert status == 200 and str(other_seed) in body, body[:300]
             assert "round_score" in body, body[:300]
+        # Its tournament's row edited by hand into nonsense: the schedule that
+        # tells which deals are over cannot be read, so no game of it is shown.
+        with sqlite3.connect(database) as connection:
+            connection.execute("UPDATE tournaments SET players = 'many'")
+        connection.close()
+        status, _, body = get(f"{api}/{other.match_id}/frames?view=all")
+        assert status == 403 and str(other_seed) not in body, body[:300]
     finally:
         viewer.stop()
 
@@ -315,7 +323,9 @@ def test_a_viewer_of_a_server_with_private_replays_holds_back_the_results_breakd
     """A game server with private replays gives no seed in GetMatch, and the
     viewer once checked nothing then: `/api/match/ID` of a game whose deal is
     still in play showed its result's breakdown (each round's sheep points and
-    wolves). It reads the seed from the record with its admin token now."""
+    wolves). It reads the seed from the record with its admin token now, and
+    so knows a match of that deal the tournament never stored; a viewer
+    without the token, which cannot read the record, holds the game back."""
     database = tmp_path / "cup.db"
     server = InProcessServer(ServerConfig(admin_token="cup-token", private_replays=True))
     server.start()
@@ -331,5 +341,33 @@ def test_a_viewer_of_a_server_with_private_replays_holds_back_the_results_breakd
         assert status == 200 and json.loads(body)["result"]["details"] == {}, body[:300]
         status, _, body = get(f"{viewer.url}/api/match/{other.match_id}")
         assert status == 200 and "round_score" in body, body[:300]
+        # A match dealt that deal which the tournament never stored (a first
+        # try no bot joined, say) is known by its seed, which this server
+        # gives in the record alone.
+        with Store(database) as store:
+            record = store.replay(shown.match_id)
+        assert record is not None
+        bots = [RandomBot(seat) for seat in range(2)]
+        again = server.run(
+            play_match(
+                server.address, "sheep-showdown", bots, seed=record.seed, admin_token="cup-token"
+            )
+        ).match_id
+        status, _, body = get(f"{viewer.url}/api/match/{again}")
+        assert status == 200 and json.loads(body)["result"]["details"] == {}, body[:300]
+        assert str(record.seed) not in body, body[:300]
+        status, _, body = get(f"{viewer.url}/api/match/{again}/frames?view=all")
+        assert status == 403 and "still has games to play on this" in body, body[:300]
+        # A viewer without the token cannot read the record (nor the seed in
+        # it): whether the deal is in play cannot be told, so it is taken to be.
+        blind = server.run(start_web(WebConfig(server.address, (database,)), "127.0.0.1", 0))
+        try:
+            status, _, body = get(f"http://127.0.0.1:{blind.port}/api/match/{shown.match_id}")
+            shown_info = json.loads(body)
+            assert status == 200 and shown_info["status"] == "finished", body[:300]
+            assert shown_info["result"]["details"] == {} and shown_info["seed"] is None, body[:300]
+            assert "round_score" not in body
+        finally:
+            server.run(blind.stop())
     finally:
         viewer.stop()
