@@ -235,6 +235,26 @@ def test_bots_that_never_join_lose_the_game_the_server_gave_up_on(tmp_path: Path
 
 
 @pytest.mark.e2e
+def test_every_bot_of_a_game_nobody_joined_loses_it(tmp_path: Path) -> None:
+    """Of two bots that never joined, each held the match up: both fail `slow`
+    and share the last place, whatever their stand-ins scored; blaming one
+    seat alone handed the other its stand-in's win."""
+    late = '[[bots]]\nname = "late"\nclass = "tournament_test_bots:LateBot"\n'
+    config = load_config(_cup(tmp_path, late + late.replace('"late"', '"late-2"', 1)))
+    recorder = Recorder()
+    with InProcessServer(ServerConfig(start_timeout=1)) as server:
+        summary = run_tournament(
+            config, server=server.address, database=str(tmp_path / "t.sqlite"), progress=recorder
+        )
+    assert summary.played == summary.scheduled == 2 and summary.errors == 0, recorder.errors
+    with Store(tmp_path / "t.sqlite") as store:
+        games = store.games(store.tournament().id)
+    for game in games:
+        assert [(seat.failure, seat.rank) for seat in game.seats] == [("slow", 1)] * 2
+        assert json.loads(game.details_json)["slow"] == {"0": NEVER_JOINED, "1": NEVER_JOINED}
+
+
+@pytest.mark.e2e
 def test_bots_stuck_while_they_are_built_leave_room_for_their_stand_ins(tmp_path: Path) -> None:
     """Eight bots stuck in their constructors once filled the loop's thread pool
     (six threads here), where the stand-ins are built too: the last games were
