@@ -51,6 +51,17 @@ def get(url: str, gzip_ok: bool = False) -> tuple[int, str, str]:
         return error.code, error.headers.get("Content-Type", ""), error.read().decode()
 
 
+def wait_finished(server_address: str, match_id: str) -> None:
+    """Wait up to a minute for the game server (not the viewer) to say the match is over."""
+    deadline = time.monotonic() + 60
+    with grpc.insecure_channel(server_address) as channel:
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        request = arena_pb2.GetMatchRequest(match_id=match_id)
+        while stub.GetMatch(request).status != arena_pb2.MATCH_STATUS_FINISHED:
+            assert time.monotonic() < deadline, "the match did not finish"
+            time.sleep(0.05)
+
+
 def get_with_headers(url: str) -> tuple[int, Message, str]:
     """A GET's status, headers and body, an error's too."""
     try:
@@ -243,13 +254,7 @@ def test_a_page_loaded_while_the_match_ran_gets_its_replay_after_the_end(
     assert status == 200 and ('"status": "running"' in html or '"status": "waiting"' in html)
     # Asked of the game server, not of the viewer, whose answers keep "running"
     # for the minute its shared match info is now kept.
-    deadline = time.monotonic() + 60
-    with grpc.insecure_channel(showcase.server.address) as channel:
-        stub = arena_pb2_grpc.ArenaStub(channel)
-        request = arena_pb2.GetMatchRequest(match_id=match_id)
-        while stub.GetMatch(request).status != arena_pb2.MATCH_STATUS_FINISHED:
-            assert time.monotonic() < deadline, "the match did not finish"
-            time.sleep(0.1)
+    wait_finished(showcase.server.address, match_id)
     assert json.loads(get(f"{showcase.url}/api/match/{match_id}")[2])["status"] != "finished"
     assert get(f"{showcase.url}/api/match/{match_id}/live")[2].endswith('{"over":true}\n\n')
     status, _, body = get(f"{showcase.url}/api/match/{match_id}/frames")

@@ -4,27 +4,14 @@ live stream in between), as a visitor editing the address asks them."""
 from __future__ import annotations
 
 import json
-import time
 
-import grpc
 import pytest
-from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
-from tests.web.test_http import get
+from tests.web.test_http import get, wait_finished
 from web.app import STATE
 from web.showcase import GAMES, Showcase
 
 pytestmark = pytest.mark.e2e
-
-
-def _wait_finished(showcase: Showcase, match_id: str) -> None:
-    deadline = time.monotonic() + 60
-    with grpc.insecure_channel(showcase.server.address) as channel:
-        stub = arena_pb2_grpc.ArenaStub(channel)
-        request = arena_pb2.GetMatchRequest(match_id=match_id)
-        while stub.GetMatch(request).status != arena_pb2.MATCH_STATUS_FINISHED:
-            assert time.monotonic() < deadline, "the match did not finish"
-            time.sleep(0.05)
 
 
 def test_every_view_of_a_match_just_over_is_served_though_the_viewer_saw_it_running(
@@ -39,7 +26,7 @@ def test_every_view_of_a_match_just_over_is_served_though_the_viewer_saw_it_runn
     match_id = showcase.start_live("sheep-showdown", 2, 9_311, delay=0.01)
     status, _, body = get(f"{showcase.url}/api/match/{match_id}")
     assert status == 200 and json.loads(body)["status"] in ("waiting", "running"), body
-    _wait_finished(showcase, match_id)
+    wait_finished(showcase.server.address, match_id)
     assert json.loads(get(f"{showcase.url}/api/match/{match_id}")[2])["status"] != "finished"
     for view in ("seat-1", "all", "public"):
         status, _, body = get(f"{showcase.url}/api/match/{match_id}/frames?view={view}")
