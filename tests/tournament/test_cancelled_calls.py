@@ -10,15 +10,14 @@ process) that answers one call CANCELLED, through an interceptor of its own.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
 
-from server import app
 from server.inprocess import InProcessServer
+from tests.tournament.cancelling_server import cancelling
 from tests.tournament.quick_cup import Recorder, quick_cup
 from tournament import server_check
 from tournament.executors.ray_task import GameJob, play_on_worker
@@ -26,43 +25,6 @@ from tournament.run_error import RunError
 from tournament.runner import run_tournament, schedule_for
 
 HEALTH_CHECK = "/grpc.health.v1.Health/Check"
-
-
-class _CancelOnce(grpc.aio.ServerInterceptor):
-    """Answers the first call of `method` CANCELLED, as a stopping server does."""
-
-    def __init__(self, method: str) -> None:
-        self.method = method
-        self.cancelled = 0
-
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        handler = await continuation(details)
-        if self.cancelled or details.method != self.method:  # type: ignore[attr-defined]
-            return handler
-        self.cancelled += 1
-
-        async def cancel(request: object, context: grpc.aio.ServicerContext) -> None:
-            await context.abort(grpc.StatusCode.CANCELLED, "Cancelled by the server")
-
-        return grpc.unary_unary_rpc_method_handler(
-            cancel,
-            request_deserializer=handler.request_deserializer,
-            response_serializer=handler.response_serializer,
-        )
-
-
-def _cancelling(monkeypatch: pytest.MonkeyPatch, method: str) -> _CancelOnce:
-    """Every server started from now on cancels the first call of `method`."""
-    fault = _CancelOnce(method)
-    interceptors = app._interceptors
-    monkeypatch.setattr(
-        app, "_interceptors", lambda config, *rest: [fault, *interceptors(config, *rest)]
-    )
-    return fault
 
 
 def _counted_pauses(monkeypatch: pytest.MonkeyPatch) -> list[float]:
@@ -80,7 +42,7 @@ def _counted_pauses(monkeypatch: pytest.MonkeyPatch) -> list[float]:
 def test_a_call_the_server_cancelled_is_made_again_and_the_game_played(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, method: str
 ) -> None:
-    fault = _cancelling(monkeypatch, f"/sheepfold.v1.Arena/{method}")
+    fault = cancelling(monkeypatch, f"/sheepfold.v1.Arena/{method}")
     config = quick_cup(tmp_path, 1, concurrency=1)
     progress = Recorder()
     summary = run_tournament(config, database=str(tmp_path / "cup.sqlite"), progress=progress)
@@ -99,7 +61,7 @@ def test_a_ray_workers_game_the_server_cancelled_is_played_again(
     """A worker's game on a `--server`: the server is checked and kept, and the
     driver plays the game again (test_server_hiccups), where the game was once
     counted as not played."""
-    fault = _cancelling(monkeypatch, "/sheepfold.v1.Arena/GetMatch")
+    fault = cancelling(monkeypatch, "/sheepfold.v1.Arena/GetMatch")
     config = quick_cup(tmp_path, 1)
     with InProcessServer() as server:
         outcome = play_on_worker(GameJob(config, schedule_for(config)[0], server.address, ""))
@@ -114,7 +76,7 @@ def test_a_health_check_the_server_cancelled_does_not_count_as_serving(
     """A stopping server may cancel the health check too: that is no sign of a
     server back, and the next check is made."""
     pauses = _counted_pauses(monkeypatch)
-    fault = _cancelling(monkeypatch, HEALTH_CHECK)
+    fault = cancelling(monkeypatch, HEALTH_CHECK)
     with InProcessServer() as server:
         why = server.run(server_check.still_gone(server.address))
     assert fault.cancelled == 1
