@@ -7,7 +7,7 @@ import grpc
 from sheepfold.v1 import arena_pb2
 
 import games
-from games.options import brief
+from games.errors import InvalidOptions
 from server import convert
 from server.arena_calls import ARENA_SERVICE, ArenaCalls, database_errors
 from server.fairness import serving
@@ -75,12 +75,11 @@ class MatchReadCalls(ArenaCalls):
             await abort(
                 context, grpc.StatusCode.INVALID_ARGUMENT, f"unknown match status {request.status}"
             )
-        if request.game and request.game not in games.names():
-            await abort(
-                context,
-                grpc.StatusCode.INVALID_ARGUMENT,
-                f"unknown game {brief(request.game)} (games: {', '.join(games.names())})",
-            )
+        if request.game:
+            try:
+                games.get(request.game)  # refused in CreateMatch's words
+            except InvalidOptions as error:
+                await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         after = None
         if request.page_token:
             try:
