@@ -313,48 +313,50 @@ class SqliteStore:
     def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
         """Delete old finished and aborted matches, at most `batch` in one transaction."""
         over = "status IN ('finished', 'aborted')"
+        # Each part is limited to a batch, so the union (which drops a match both
+        # name) reads at most two batches, however many matches are due.
+        parts, params = [], []
+        if finished_before is not None:
+            parts.append(
+                f"SELECT * FROM (SELECT match_id FROM matches WHERE {over}"
+                " AND COALESCE(finished_at, created_at) < ? LIMIT ?)"
+            )
+            params += [finished_before, batch]
+        if keep is not None:
+            # The matches past the newest `keep` are the oldest (settled - keep):
+            # counted on the index, then read oldest first. Selecting those
+            # "not among the newest keep" sorted every settled match and
+            # listed `keep` of them for every batch of 200: with
+            # --keep-finished 100000, a fifth of a second a batch, every live
+            # match's writes waiting behind it. max(0, ...): a negative LIMIT
+            # is no limit at all.
+            parts.append(
+                f"SELECT * FROM (SELECT match_id FROM matches WHERE {over} ORDER BY created_at"
+                f" LIMIT max(0, min(?, (SELECT COUNT(*) FROM matches WHERE {over}) - ?)))"
+            )
+            params += [batch, keep]
+        if not parts:
+            return 0
         with self._lock, self._db:
-            doomed: dict[str, None] = {}  # in order, once each
-            if finished_before is not None:
-                for (match_id,) in self._db.execute(
-                    f"SELECT match_id FROM matches WHERE {over}"
-                    " AND COALESCE(finished_at, created_at) < ? LIMIT ?",
-                    (finished_before, batch),
-                ):
-                    doomed[match_id] = None
-            if keep is not None and len(doomed) < batch:
-                # The matches past the newest `keep` are the oldest (settled - keep):
-                # counted on the index, then read oldest first. Selecting those
-                # "not among the newest keep" sorted every settled match and
-                # listed `keep` of them for every batch of 200: with
-                # --keep-finished 100000, a fifth of a second a batch, every live
-                # match's writes waiting behind it.
-                (settled,) = self._db.execute(
-                    f"SELECT COUNT(*) FROM matches WHERE {over}"
-                ).fetchone()
-                if settled > keep:  # a negative LIMIT would be no limit at all
-                    for (match_id,) in self._db.execute(
-                        f"SELECT match_id FROM matches WHERE {over} ORDER BY created_at LIMIT ?",
-                        (min(batch, settled - keep),),
-                    ):
-                        doomed[match_id] = None
-            doomed_rows = [(match_id,) for match_id in list(doomed)[:batch]]
-            if not doomed_rows:
+            doomed = self._db.execute(
+                f"{' UNION '.join(parts)} LIMIT ?", (*params, batch)
+            ).fetchall()
+            if not doomed:
                 return 0
-            self._db.executemany("DELETE FROM moves WHERE match_id = ?", doomed_rows)
-            deleted = self._db.executemany("DELETE FROM matches WHERE match_id = ?", doomed_rows)
-            if deleted.rowcount < len(doomed_rows):
+            self._db.executemany("DELETE FROM moves WHERE match_id = ?", doomed)
+            deleted = self._db.executemany("DELETE FROM matches WHERE match_id = ?", doomed)
+            if deleted.rowcount < len(doomed):
                 # A damaged index of match ids lists no match the table holds:
                 # deleting by id deletes nothing and raises nothing, and the
                 # same matches were selected again, batch after batch, for ever.
-                missing = len(doomed_rows) - deleted.rowcount
+                missing = len(doomed) - deleted.rowcount
                 raise sqlite3.DatabaseError(
                     f"its index of match ids is damaged: {missing} of "
-                    f"{count(len(doomed_rows), 'match', 'matches')} to delete "
+                    f"{count(len(doomed), 'match', 'matches')} to delete "
                     f"{'was' if missing == 1 else 'were'} not found by id (back the file up, "
                     "then run sqlite3 on it with 'REINDEX;' and 'PRAGMA integrity_check;')"
                 )
-        return len(doomed_rows)
+        return len(doomed)
 
     def vacuum(self) -> None:
         """Give the space of deleted matches back to the file system."""
