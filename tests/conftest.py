@@ -17,10 +17,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
 import structlog
 from sheepfold.stop_signals import STOP_SIGNALS
-from sheepfold.v1 import arena_pb2
+from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import play_match
@@ -213,6 +214,14 @@ def play_lineups(
 def inprocess_server() -> Iterator[InProcessServer]:
     with InProcessServer(ServerConfig()) as server:
         yield server
+
+
+@pytest.fixture
+def stub(inprocess_server: InProcessServer) -> Iterator[arena_pb2_grpc.ArenaStub]:
+    """An Arena client of a fresh server in this process (a file with a server of
+    its own, a process say, defines its own `stub`)."""
+    with grpc.insecure_channel(inprocess_server.address) as channel:
+        yield arena_pb2_grpc.ArenaStub(channel)
 
 
 # The Ray tests (tests/ray) run only inside a private network namespace: the main

@@ -5,9 +5,7 @@ polls its live match for what the other seats hold. Neither gets anything."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
-import grpc
 import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
@@ -24,12 +22,6 @@ REJOIN_AFTER = 0.6  # of each stream's life: before the deadline, every time
 # Rejoins enough to hold a decision open six deadlines long, had each one
 # started its clock again.
 MOST_REJOINS = 10
-
-
-@pytest.fixture
-def stub(inprocess_server: InProcessServer) -> Iterator[arena_pb2_grpc.ArenaStub]:
-    with grpc.insecure_channel(inprocess_server.address) as channel:
-        yield arena_pb2_grpc.ArenaStub(channel)
 
 
 def _strikes(stub: arena_pb2_grpc.ArenaStub, match_id: str) -> int:

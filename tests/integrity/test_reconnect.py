@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 
 import grpc
 import pytest
@@ -31,12 +30,6 @@ from tests.raw_stream import RawSeat
 pytestmark = pytest.mark.e2e
 
 CASE = Case("sheep-n-sheep", 2, {})
-
-
-@pytest.fixture
-def stub(inprocess_server: InProcessServer) -> Iterator[arena_pb2_grpc.ArenaStub]:
-    with grpc.insecure_channel(inprocess_server.address) as channel:
-        yield arena_pb2_grpc.ArenaStub(channel)
 
 
 def _seat_connected(stub: arena_pb2_grpc.ArenaStub, match_id: str, seat: int) -> bool:

@@ -7,7 +7,6 @@ miss the deadline."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import grpc
@@ -23,12 +22,6 @@ pytestmark = pytest.mark.e2e
 
 CASE = Case("sheep-n-sheep", 2, {})
 WAIT = 1.5  # seconds the seat sits on its decision before it is sent again
-
-
-@pytest.fixture
-def stub(inprocess_server: InProcessServer) -> Iterator[arena_pb2_grpc.ArenaStub]:
-    with grpc.insecure_channel(inprocess_server.address) as channel:
-        yield arena_pb2_grpc.ArenaStub(channel)
 
 
 def _same_but_clock(again: arena_pb2.Decision, first: arena_pb2.Decision) -> None:

@@ -4,8 +4,6 @@ larger than max", and the seat may rejoin and answer the decision still open."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import grpc
 import pytest
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
@@ -24,12 +22,6 @@ _UNKNOWN_FIELD_99 = b"\x9a\x06" + b"\xa0\x8d\x06" + bytes(100_000)
 def _padded_answer(decision_id: int) -> arena_pb2.PlayRequest:
     answer = arena_pb2.PlayRequest(answer=arena_pb2.Answer(decision_id=decision_id))
     return arena_pb2.PlayRequest.FromString(answer.SerializeToString() + _UNKNOWN_FIELD_99)
-
-
-@pytest.fixture
-def stub(inprocess_server: InProcessServer) -> Iterator[arena_pb2_grpc.ArenaStub]:
-    with grpc.insecure_channel(inprocess_server.address) as channel:
-        yield arena_pb2_grpc.ArenaStub(channel)
 
 
 def test_an_answer_past_the_request_limit_ends_the_stream_and_the_seat_rejoins(
