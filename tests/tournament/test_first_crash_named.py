@@ -10,33 +10,20 @@ from pathlib import Path
 import pytest
 
 from tests.tournament.quick_cup import Recorder
+from tests.tournament.test_runner import HERE
 from tournament.config import load_config
 from tournament.runner import run_tournament
 from tournament.store import Store
 
 pytestmark = pytest.mark.e2e
 
-BOT = """\
-made = [0]
-
-
-class Bot:
-    def __init__(self, seed=0):
-        made[0] += 1
-        self.game = made[0]
-
-    def decide(self, decision):
-        raise RuntimeError(f"broken in its game {self.game}")
-"""
-
 
 def test_a_bot_that_always_crashed_is_named_with_its_first_crash(tmp_path: Path) -> None:
-    (tmp_path / "crash_counting_bot.py").write_text(BOT)
     path = tmp_path / "cup.toml"
     path.write_text(
-        f'name = "cup"\ngame = "sheep-showdown"\nplayers = 2\npython_path = ["{tmp_path}"]\n'
+        f'name = "cup"\ngame = "sheep-showdown"\nplayers = 2\npython_path = ["{HERE}"]\n'
         "games_per_pairing = 2\nconcurrency = 1\nbootstrap = 0\n[options]\nrounds = 1\n"
-        '[[bots]]\nname = "broken"\nclass = "crash_counting_bot:Bot"\n'
+        '[[bots]]\nname = "broken"\nclass = "tournament_test_bots:CrashCountingBot"\n'
         '[[bots]]\nname = "steady"\nbuiltin = "random"\n'
     )
     summary = run_tournament(

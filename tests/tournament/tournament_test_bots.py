@@ -19,6 +19,21 @@ class CrashingBot:
         raise RuntimeError("this bot has a bug")
 
 
+class CrashCountingBot:
+    """Raises on its first decision an error naming which of the bots of its
+    class it is (the first made, the second...): a bot whose crash differs
+    from game to game."""
+
+    made = 0
+
+    def __init__(self, seed: int = 0) -> None:
+        CrashCountingBot.made += 1
+        self.number = CrashCountingBot.made
+
+    def decide(self, decision: DecisionView) -> int:
+        raise RuntimeError(f"this bot has a bug (its copy {self.number})")
+
+
 class HangingBot:
     """Never answers in time: its first decision blocks for 20 s, far past any deadline
     the tests set, yet short enough that a leaked wait cannot stall the suite."""
