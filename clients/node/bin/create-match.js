@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // `sheepfold-create-match`: creates one match and prints its id and seat tokens as JSON, a way to set up
 // a match by hand for trying a bot (`sheepfold match` plays the seats itself instead).
-import { parseArgs } from 'node:util';
 import { arenaClient, checkAddress, ContractNotFound, endedWith, unary, writeOut } from '../src/index.js';
-import { integer, joinNegativeValues, seconds, shown, UsageError } from '../src/config.js';
+import { integer, parseFlags, seconds, shown, UsageError } from '../src/config.js';
 import { commandWords, hideIpServerNameWarning, TLS_HELP, TLS_OPTIONS, tlsCredentials, tlsSetting } from '../src/tls-flags.js';
 import { usageErrorText } from '../src/usage.js';
 import { SEED_MAX } from '../src/rng.js';
@@ -32,32 +31,26 @@ function decisionSeconds(text) {
   return value;
 }
 
+const OPTIONS = {
+  server: { type: 'string' },
+  game: { type: 'string' },
+  players: { type: 'string', default: '2' },
+  option: { type: 'string', multiple: true, default: [] },
+  seed: { type: 'string' },
+  'decision-seconds': { type: 'string' },
+  'admin-token': { type: 'string' },
+  ...TLS_OPTIONS,
+  help: { type: 'boolean', short: 'h' },
+};
+
 async function run() {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: joinNegativeValues(process.argv.slice(2), (name) => name !== 'help'),
-      options: {
-        server: { type: 'string' },
-        game: { type: 'string' },
-        players: { type: 'string', default: '2' },
-        option: { type: 'string', multiple: true, default: [] },
-        seed: { type: 'string' },
-        'decision-seconds': { type: 'string' },
-        'admin-token': { type: 'string' },
-        ...TLS_OPTIONS,
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error.message); // "Unknown option '--bogus'"
-  }
-  if (!values.help && !values.game) throw new UsageError('missing --game NAME');
+  const values = parseFlags(process.argv.slice(2), OPTIONS);
   if (values.help) {
     const failed = await writeOut(process.stdout, `${USAGE}\n`);
     if (failed) process.stderr.write(`sheepfold-create-match: cannot write the usage to stdout: ${failed.message}\n`);
     return failed ? 1 : 0;
   }
+  if (!values.game) throw new UsageError('missing --game NAME');
   // No prototype: `options['__proto__'] = v` on a plain object set its prototype
   // and the option was never sent (the match was made with the defaults).
   const options = Object.create(null);

@@ -65,13 +65,13 @@ export function seconds(name, text, max) {
  * `argv` with a negative number after an option that takes a value joined to it (`--seed -1` as `--seed=-1`):
  * util.parseArgs would take `-1` for an option of its own and refuse the line in three lines of its own words
  * ("Option '--seed' argument is ambiguous"), where argparse (`sheepfold bot`, `sheepfold create`) takes it as
- * the value. `takesValue(name)`: whether `--name` takes one.
+ * the value.
  */
-export function joinNegativeValues(argv, takesValue) {
+function joinNegativeValues(argv, options) {
   const joined = [];
   for (let i = 0; i < argv.length; i += 1) {
     const option = /^--([^=]+)$/.exec(argv[i]);
-    if (option && takesValue(option[1]) && /^-(\d|\.\d)/.test(argv[i + 1] ?? '')) {
+    if (option && options[option[1]]?.type === 'string' && /^-(\d|\.\d)/.test(argv[i + 1] ?? '')) {
       joined.push(`${argv[i]}=${argv[i + 1]}`);
       i += 1;
     } else {
@@ -79,6 +79,18 @@ export function joinNegativeValues(argv, takesValue) {
     }
   }
   return joined;
+}
+
+/**
+ * The values of `argv`'s flags (util.parseArgs `options`), as both commands read them: a negative number is the
+ * value of the option before it, and a flag parseArgs refuses ("Unknown option '--bogus'") is a UsageError.
+ */
+export function parseFlags(argv, options) {
+  try {
+    return parseArgs({ args: joinNegativeValues(argv, options), options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError(error.message);
+  }
 }
 
 const OPTIONS = {
@@ -97,17 +109,7 @@ const OPTIONS = {
 
 /** The bot's settings from argv (without node and the script) and env; throws UsageError. */
 export function parseConfig(argv, env = {}) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: joinNegativeValues(argv, (name) => OPTIONS[name]?.type === 'string'),
-      options: OPTIONS,
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    throw new UsageError(error.message);
-  }
+  const parsed = parseFlags(argv, OPTIONS);
   if (parsed.help) return { help: true };
   const pick = (flag, variable) => parsed[flag] ?? (env[variable] || undefined);
   // What a usage error calls a setting: the variable it came from, when no flag gave it (as `sheepfold bot`).

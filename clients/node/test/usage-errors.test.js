@@ -20,10 +20,13 @@ const CASES = [
   ['sheepfold-node-bot', ['--bogus'], /^Unknown option '--bogus'/],
   ['sheepfold-node-bot', ['--token', 't'], /^missing --match \(or SHEEPFOLD_MATCH\)$/],
   ['sheepfold-node-bot', ['--match', 'm', '--token', 't', '--seat', 'x'], /^--seat must be an integer, got "x"$/],
+  // A negative number after a flag that takes no value is no value of it, in both (one parser for both).
+  ['sheepfold-node-bot', ['--match', 'm', '--token', 't', '--tls', '-1'], /^Unknown option '-1'/],
   ['sheepfold-create-match', ['--bogus'], /^Unknown option '--bogus'/],
   ['sheepfold-create-match', ['--players', '2'], /^missing --game NAME$/],
   ['sheepfold-create-match', ['--game', 'g', '--seed', 'x'], /^--seed must be an integer, got "x"$/],
   ['sheepfold-create-match', ['--game', 'g', '--option', 'rounds'], /^--option wants KEY=VALUE, not "rounds"$/],
+  ['sheepfold-create-match', ['--game', 'g', '--tls', '-1'], /^Unknown option '-1'/],
 ];
 
 test('a usage error is its reason and where the help is, two lines, exit 2', () => {
