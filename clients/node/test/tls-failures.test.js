@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { grpc, main, playSeat, SeatError } from '../src/index.js';
+import { CREATE_MATCH, runBot } from '../testkit/arena.js';
 import { startServer } from '../testkit/server.js';
 
 const CA_CONFIG = `[ca]
@@ -195,23 +196,15 @@ describe('sheepfold-node-bot --tls-ca and --tls, as `sheepfold bot` has them', (
   });
 });
 
-const CREATE_MATCH = new URL('../bin/create-match.js', import.meta.url).pathname;
-
-/** `sheepfold-create-match --game sheep-n-sheep` run with `flags`: its exit status, stdout and stderr. */
-function createMatch(...flags) {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CREATE_MATCH, '--game', 'sheep-n-sheep', ...flags], (error, stdout, stderr) => {
-      resolve({ status: error ? error.code : 0, stdout, stderr });
-    });
-  });
-}
+/** `sheepfold-create-match --game sheep-n-sheep` run with `flags`: resolves to { code, stdout, stderr }. */
+const createMatch = (...flags) => runBot(['--game', 'sheep-n-sheep', ...flags], {}, CREATE_MATCH);
 
 // create-match.js had no TLS flag ("connects without TLS"): a match could not be made by hand on a TLS server.
 describe('sheepfold-create-match --tls-ca and --tls, as the bot has them', () => {
   test('--tls-ca FILE makes a match on a TLS server, with nothing on stderr', { timeout: 30_000 }, async () => {
     const done = await createMatch('--server', servers.good.address, '--tls-ca', files.good);
     assert.equal(done.stderr, '', 'no warning of Node\'s about the IP address either');
-    assert.equal(done.status, 0);
+    assert.equal(done.code, 0);
     const made = JSON.parse(done.stdout);
     assert.match(made.match_id, /\S/);
     assert.equal(made.seat_tokens.length, 2);
@@ -219,13 +212,13 @@ describe('sheepfold-create-match --tls-ca and --tls, as the bot has them', () =>
 
   test('without them, the TLS server is said to close the connection', { timeout: 30_000 }, async () => {
     const done = await createMatch('--server', servers.good.address);
-    assert.equal(done.status, 1);
+    assert.equal(done.code, 1);
     assert.match(done.stderr, /^sheepfold-create-match: UNAVAILABLE: .*: the server closed the connection \(if it serves TLS, connect with TLS\)\n$/);
   });
 
   test('--tls checks against the system\'s authorities, and names the flag that gives another', { timeout: 30_000 }, async () => {
     const done = await createMatch('--server', servers.good.address, '--tls');
-    assert.equal(done.status, 1);
+    assert.equal(done.code, 1);
     assert.match(
       done.stderr,
       /^sheepfold-create-match: UNAVAILABLE: cannot reach the server at 127\.0\.0\.1:\d+: the TLS handshake failed: the server's certificate is not trusted \(self[- ]signed certificate\): give its certificate \(or its authority's\) with --tls-ca FILE\n$/,
@@ -236,11 +229,11 @@ describe('sheepfold-create-match --tls-ca and --tls, as the bot has them', () =>
     const help = "Run 'sheepfold-create-match --help' to see its options.\n";
     for (const [file, why] of unusableCaFiles()) {
       const done = await createMatch('--server', servers.good.address, '--tls-ca', file);
-      assert.equal(done.status, 2, file);
+      assert.equal(done.code, 2, file);
       assert.equal(done.stderr, `sheepfold-create-match: --tls-ca ${JSON.stringify(file)}: ${why}\n${help}`);
     }
     const unix = await createMatch('--server', 'unix:/tmp/arena.sock', '--tls');
-    assert.equal(unix.status, 2);
+    assert.equal(unix.code, 2);
     assert.equal(unix.stderr, `sheepfold-create-match: --tls and --tls-ca are for TCP addresses; a Unix socket is never served with TLS\n${help}`);
   });
 });

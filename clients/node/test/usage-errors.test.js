@@ -2,18 +2,14 @@
 // stdout: the bot printed its whole 40-line help after the reason, which scrolled the reason out of sight.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { BOT, CREATE_MATCH, runBot } from '../testkit/arena.js';
 
-const PROGRAMS = {
-  'sheepfold-node-bot': fileURLToPath(new URL('../bin/sheepfold-node-bot.js', import.meta.url)),
-  'sheepfold-create-match': fileURLToPath(new URL('../bin/create-match.js', import.meta.url)),
-};
+const PROGRAMS = { 'sheepfold-node-bot': BOT, 'sheepfold-create-match': CREATE_MATCH };
 
 /** `command` run with `flags`: its exit status, stdout and the lines of its stderr. */
-function run(command, flags) {
-  const done = spawnSync(process.execPath, [PROGRAMS[command], ...flags], { encoding: 'utf8', timeout: 30_000 });
-  return { status: done.status, stdout: done.stdout, lines: done.stderr.split('\n') };
+async function run(command, flags) {
+  const done = await runBot(flags, {}, PROGRAMS[command]);
+  return { status: done.code, stdout: done.stdout, lines: done.stderr.split('\n') };
 }
 
 const CASES = [
@@ -29,9 +25,9 @@ const CASES = [
   ['sheepfold-create-match', ['--game', 'g', '--tls', '-1'], /^Unknown option '-1'/],
 ];
 
-test('a usage error is its reason and where the help is, two lines, exit 2', () => {
+test('a usage error is its reason and where the help is, two lines, exit 2', async () => {
   for (const [command, flags, reason] of CASES) {
-    const done = run(command, flags);
+    const done = await run(command, flags);
     const what = `${command} ${flags.join(' ')}`;
     assert.equal(done.status, 2, what);
     assert.equal(done.stdout, '', what);
@@ -41,9 +37,9 @@ test('a usage error is its reason and where the help is, two lines, exit 2', () 
   }
 });
 
-test('the help it points to is there: --help prints the usage on stdout, exit 0', () => {
+test('the help it points to is there: --help prints the usage on stdout, exit 0', async () => {
   for (const command of Object.keys(PROGRAMS)) {
-    const done = run(command, ['--help']);
+    const done = await run(command, ['--help']);
     assert.equal(done.status, 0, command);
     assert.ok(done.stdout.startsWith(`usage: ${command} `), done.stdout.split('\n')[0]);
   }

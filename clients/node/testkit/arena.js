@@ -1,5 +1,5 @@
-// What the two end-to-end test files share: one real server for a file's tests, a client on it,
-// and the bot command run as a process of its own.
+// What the test files share: one real server for a file's tests, a client on it,
+// and the bot command (or sheepfold-create-match) run as a process of its own.
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -9,6 +9,7 @@ import { arenaClient, unary } from '../src/index.js';
 import { REPO_ROOT, startServer } from './server.js';
 
 export const BOT = fileURLToPath(new URL('../bin/sheepfold-node-bot.js', import.meta.url));
+export const CREATE_MATCH = fileURLToPath(new URL('../bin/create-match.js', import.meta.url));
 export const MATCHES = JSON.parse(readFileSync(new URL('../test/matches.json', import.meta.url), 'utf8')).games;
 
 // Only a guard against a hang (a busy machine is slow, not wrong): each test gets its own, so
@@ -35,7 +36,7 @@ export async function createMatch(game, players, seed, options = MATCHES[game] ?
   return unary(client, 'CreateMatch', { game, players, seed: String(seed), options });
 }
 
-/** Runs the bot command for one seat; resolves to { code, stdout, stderr }. */
+/** Runs the bot command for one seat (or another `script`, CREATE_MATCH); resolves to { code, stdout, stderr }. */
 export function runBot(args, env = {}, script = BOT, program = process.execPath) {
   return new Promise((resolve, reject) => {
     const child = spawn(program, script ? [script, ...args] : args, {
