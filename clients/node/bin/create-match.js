@@ -2,9 +2,9 @@
 // `sheepfold-create-match`: creates one match and prints its id and seat tokens as JSON, a way to set up
 // a match by hand for trying a bot (`sheepfold match` plays the seats itself instead).
 import { arenaClient, checkAddress, ContractNotFound, endedWith, unary, writeOut } from '../src/index.js';
-import { integer, parseFlags, seconds, shown, UsageError } from '../src/config.js';
+import { integer, parseFlags, seconds } from '../src/config.js';
 import { commandWords, hideIpServerNameWarning, TLS_HELP, TLS_OPTIONS, tlsCredentials, tlsSetting } from '../src/tls-flags.js';
-import { usageErrorText } from '../src/usage.js';
+import { shown, UsageError, usageErrorText } from '../src/usage.js';
 import { SEED_MAX } from '../src/rng.js';
 
 /** The shortest and longest --decision-seconds but 0 (the server's default), as `sheepfold create` takes. */

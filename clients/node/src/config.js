@@ -8,8 +8,6 @@ import { DEFAULT_MAX_MESSAGE_BYTES, MAX_MAX_MESSAGE_BYTES, MIN_MAX_MESSAGE_BYTES
 import { TLS_HELP, TLS_OPTIONS, tlsSetting } from './tls-flags.js';
 import { shown, UsageError } from './usage.js';
 
-export { shown, UsageError };
-
 /** The longest --rejoin-seconds (a day, as `sheepfold bot`): a server away longer has left its matches to their clocks. */
 export const MAX_REJOIN_SECONDS = 86_400;
 

@@ -4,6 +4,7 @@ export { arenaClient, checkMessageBytes, ContractNotFound, loadSheepfold, unary,
 export { createRng } from './rng.js';
 export { checkAddress } from './address.js';
 export { createLogger, silentLogger } from './log.js';
-export { parseConfig, UsageError, USAGE } from './config.js';
+export { parseConfig, USAGE } from './config.js';
+export { UsageError } from './usage.js';
 export { resultToJson, randomBot, main, writeOut } from './main.js';
 export { connectionTrouble, ourWords, NOT_A_GAME_PORT } from './reason.js';

@@ -1,11 +1,11 @@
 // The command: parse the settings, play the seat with seeded random choices, print the result.
-import { parseConfig, UsageError, USAGE } from './config.js';
+import { parseConfig, USAGE } from './config.js';
 import { createLogger } from './log.js';
 import { playSeat, SeatError, statusName } from './play.js';
 import { ContractNotFound } from './proto.js';
 import { createRng } from './rng.js';
 import { commandWords, tlsCredentials } from './tls-flags.js';
-import { usageErrorText } from './usage.js';
+import { UsageError, usageErrorText } from './usage.js';
 
 /** The random strategy: a uniformly random legal action, reproducible from the seed. */
 export function randomBot(seed) {
