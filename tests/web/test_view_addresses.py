@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.web.test_http import get, wait_finished
+from tests.web.test_http import assert_clear_error, get, wait_finished
 from web.app import STATE
 from web.showcase import GAMES, Showcase
 
@@ -44,6 +44,6 @@ def test_a_seat_view_past_the_last_seat_is_a_400_naming_the_seats(
     players = GAMES[game][0]
     frames = f"{showcase.url}/api/match/{showcase.finished[game]}/frames"
     status, _, body = get(f"{frames}?view=seat-{players}")
-    assert status == 400 and f"seat-0 to seat-{players - 1}" in body, body[:300]
+    assert_clear_error(status, body, 400, f"seat-0 to seat-{players - 1}")
     status, _, body = get(f"{frames}?view=seat-{players - 1}")
     assert status == 200 and json.loads(body)["view"] == f"seat-{players - 1}", body[:300]
