@@ -29,6 +29,7 @@ NO_SEAT_JOINED = "no seat joined within the start timeout"
 # that a bound moved in the code is caught too.
 MOST_BANK_SECONDS = 86_400.0
 MOST_A_PAGE = 1_000
+DEFAULT_PAGE = 100  # a ListMatches with no limit
 
 
 def _refusal(call: grpc.RpcError) -> tuple[grpc.StatusCode, str]:
@@ -124,15 +125,14 @@ def _join_refusal(
     return _refusal(refused.value)
 
 
-def test_a_limit_past_a_thousand_gets_a_thousand(tmp_path: Path) -> None:
-    """`limit` is 1,000 at most: one more asked for is a page of 1,000 with a
-    token for the rest, not 1,001."""
-    db = tmp_path / "many.db"
+def _finished_matches(db: Path, count: int) -> None:
+    """`count` finished matches in the store at `db`, match ids 0 to count - 1
+    in hex, each made a second after the one before (the last is the newest)."""
     store = SqliteStore(db)
     now = time.time()
     result = arena_pb2.MatchResult(end_reason="game over").SerializeToString()
     try:
-        for number in range(MOST_A_PAGE + 1):
+        for number in range(count):
             record = MatchRecord(
                 match_id=f"{number:016x}",
                 game="sheep-and-garden",
@@ -141,12 +141,19 @@ def test_a_limit_past_a_thousand_gets_a_thousand(tmp_path: Path) -> None:
                 seed=number,
                 clock=ClockConfig(),
                 token_hashes=("a",),
-                created_at=now - MOST_A_PAGE + number,
+                created_at=now - count + number,
             )
             store.create_match(record)
             store.finish_match(record.match_id, "finished", result, "game over")
     finally:
         store.close()
+
+
+def test_a_limit_past_a_thousand_gets_a_thousand(tmp_path: Path) -> None:
+    """`limit` is 1,000 at most: one more asked for is a page of 1,000 with a
+    token for the rest, not 1,001."""
+    db = tmp_path / "many.db"
+    _finished_matches(db, MOST_A_PAGE + 1)
     with (
         InProcessServer(ServerConfig(), SqliteStore(db)) as server,
         grpc.insecure_channel(server.address) as channel,
@@ -162,3 +169,23 @@ def test_a_limit_past_a_thousand_gets_a_thousand(tmp_path: Path) -> None:
             )
             assert [m.match_id for m in rest.matches] == [f"{0:016x}"]
             assert not rest.next_page_token
+
+
+def test_no_limit_gets_the_default_page_of_a_hundred(tmp_path: Path) -> None:
+    """`limit` 0 (left out) is the server's default, 100 (arena.proto): a page
+    of the newest 100 and a token for the rest, not one match fewer or more."""
+    db = tmp_path / "some.db"
+    _finished_matches(db, DEFAULT_PAGE + 5)
+    with (
+        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        stub = arena_pb2_grpc.ArenaStub(channel)
+        page = stub.ListMatches(arena_pb2.ListMatchesRequest(), timeout=30)
+        newest_first = [f"{number:016x}" for number in range(DEFAULT_PAGE + 4, -1, -1)]
+        assert [m.match_id for m in page.matches] == newest_first[:DEFAULT_PAGE]
+        rest = stub.ListMatches(
+            arena_pb2.ListMatchesRequest(page_token=page.next_page_token), timeout=30
+        )
+        assert [m.match_id for m in rest.matches] == newest_first[DEFAULT_PAGE:]
+        assert not rest.next_page_token
