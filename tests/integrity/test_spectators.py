@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
+import structlog
 from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 
 import games
@@ -24,7 +25,7 @@ from server.fairness import FairQueue
 from server.inprocess import InProcessServer
 from server.match import Match
 from server.seats import MatchLimits, SeatStream
-from server.spectators import Watcher, spectate
+from server.spectators import Spectators, Watcher, WatchMessage, spectate
 from server.streams import StreamClosed
 from tests.integrity.helpers import (
     Case,
@@ -432,3 +433,19 @@ def test_a_whole_match_watcher_of_a_live_match_waits_its_turn_and_is_not_dropped
     match, seen, unread, lag = asyncio.run(scenario())
     assert unread > 5 and lag == 0, (unread, lag)
     assert seen == expected_watch_stream(match.replay_message())
+
+
+def test_a_watcher_exactly_at_its_lag_limit_is_kept_and_one_past_it_dropped() -> None:
+    """The lag limit is the most a live watcher may be behind (docs/operations.md,
+    "watcher lag": dropped when more than this many new messages behind): at
+    it, the watcher stays; one message more, it ends RESOURCE_EXHAUSTED."""
+    start = WatchMessage(snapshot=arena_pb2.Snapshot(move=0))
+    spectators = Spectators(lambda: ([start], False), 3, structlog.get_logger("test"))
+    watcher = spectators.watch(from_start=False)
+    move = WatchMessage(snapshot=arena_pb2.Snapshot(move=1))
+    for _ in range(3):
+        spectators.played(lambda: [move])
+    assert watcher.ended is None and watcher in spectators.watchers, "dropped at its limit"
+    spectators.played(lambda: [move])
+    assert watcher.ended is not None and watcher.ended.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert watcher not in spectators.watchers
