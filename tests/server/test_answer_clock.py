@@ -16,10 +16,18 @@ import grpc
 import structlog
 from sheepfold.v1 import arena_pb2
 
-from server.answer_clock import answer_in_time
+from server.answer_clock import answer_in_time, every_seat_in_time
 from server.clock_limits import ClockConfig
 from server.metrics import GameMetrics, _NoGameMetrics
-from server.seats import TIMED_OUT, Deadlines, PendingDecision, Seat, SeatStream, refusal
+from server.seats import (
+    FROZEN_SECONDS,
+    TIMED_OUT,
+    Deadlines,
+    PendingDecision,
+    Seat,
+    SeatStream,
+    refusal,
+)
 
 LOG = structlog.get_logger("test")
 
@@ -206,3 +214,29 @@ def test_a_match_over_leaves_no_timer_set() -> None:
 
     index, set_before, set_after = asyncio.run(answered_then_over())
     assert (index, set_before, set_after) == (0, 1, 0)
+
+
+def test_the_start_timeout_starts_again_once_at_most() -> None:
+    """A start timeout that ran more than FROZEN_SECONDS late (a server not
+    running meanwhile) waits again, once: a loop late at every timer (a server
+    overloaded beyond use) must still give up on seats that never join. Here
+    the loop is held past the timeout twice, and the seats come only in a
+    third wait: the match starts without them."""
+    start_timeout = 0.5
+
+    async def held_twice_then_joined() -> bool:
+        joined = asyncio.Event()
+
+        async def hold_the_loop() -> None:
+            for _ in range(2):
+                await asyncio.sleep(0.1)  # inside the wait, well before its timeout
+                time.sleep(FROZEN_SECONDS + start_timeout)  # blocks the loop: the timer runs late
+            await asyncio.sleep(0.1)
+            joined.set()
+
+        holder = asyncio.create_task(hold_the_loop())
+        in_time = await every_seat_in_time(joined, start_timeout)
+        await holder
+        return in_time
+
+    assert asyncio.run(held_twice_then_joined()) is False
