@@ -28,6 +28,8 @@ from server.seats import (
     SeatStream,
     refusal,
 )
+from server.streams import StreamClosed
+from tests.integrity.helpers import match_without_grpc
 
 LOG = structlog.get_logger("test")
 
@@ -240,3 +242,33 @@ def test_the_start_timeout_starts_again_once_at_most() -> None:
         return in_time
 
     assert asyncio.run(held_twice_then_joined()) is False
+
+
+def test_a_match_played_to_its_end_leaves_no_timer_set() -> None:
+    """Once a match is over its decision timer is cancelled: left set, it held
+    the match's last decision on the event loop for the decision's time and
+    bank after the end (5 s here), for every match played."""
+
+    async def scenario() -> tuple[bool, int]:
+        match = match_without_grpc("sheep-n-sheep", 4)
+        streams = [SeatStream(), SeatStream()]
+        for seat, stream in enumerate(streams):
+            match.join(seat, stream)
+        match.start()
+
+        async def answer(seat: int) -> None:
+            while True:
+                item = await streams[seat].get()
+                if isinstance(item, StreamClosed):
+                    return
+                if isinstance(item, bytes):
+                    item = arena_pb2.PlayResponse.FromString(item)
+                if item.WhichOneof("kind") == "decision":
+                    match.answer(seat, item.decision.decision_id, 0)
+
+        await asyncio.wait_for(asyncio.gather(answer(0), answer(1)), 10)
+        await asyncio.sleep(0.05)  # the match's task runs to its end
+        scheduled = asyncio.get_running_loop()._scheduled  # type: ignore[attr-defined]
+        return match.over, sum(1 for handle in scheduled if not handle.cancelled())
+
+    assert asyncio.run(scenario()) == (True, 0)
