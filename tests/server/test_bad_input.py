@@ -337,3 +337,21 @@ def test_a_match_whose_every_seat_is_disqualified_has_no_winner(
     assert [seat.disqualified for seat in result.seats] == [True, True]
     assert list(result.ranks) == [1, 1]
     assert list(result.winners) == []
+
+
+@pytest.mark.parametrize("method", ["/sheepfold.v1.Arena/NoSuchCall", "/no.such.Service/Call"])
+def test_a_method_the_server_lacks_is_unimplemented(
+    inprocess_server: InProcessServer, method: str
+) -> None:
+    """gRPC's own UNIMPLEMENTED "Method not found!", which clients name as "no
+    sheepfold.v1.Arena there" (a client of a newer API, or the wrong address),
+    not an UNKNOWN carrying one of the server's interceptors' own errors."""
+    with (
+        grpc.insecure_channel(inprocess_server.address) as channel,
+        pytest.raises(grpc.RpcError) as refused,
+    ):
+        channel.unary_unary(method)(b"", timeout=10)
+    assert (refused.value.code(), refused.value.details()) == (
+        grpc.StatusCode.UNIMPLEMENTED,
+        "Method not found!",
+    )
