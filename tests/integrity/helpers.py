@@ -23,8 +23,9 @@ from server import convert, launch
 from server.inprocess import InProcessServer
 from server.match import Match
 from server.records import ClockConfig, MatchRecord
-from server.seats import MatchLimits
+from server.seats import MatchLimits, SeatStream
 from server.store import MemoryStore
+from server.streams import StreamClosed
 
 # Small set-ups that keep every game short: one round of Sheep Showdown, two seats.
 SMALL_OPTIONS: dict[str, dict[str, str]] = {"sheep-showdown": {"rounds": "1"}}
@@ -53,6 +54,27 @@ def match_without_grpc(
     store = MemoryStore()
     store.create_match(record)
     return Match(record, game, store, limits=limits)
+
+
+async def answer_first_action(
+    match: Match,
+    seat: int,
+    stream: SeatStream,
+    on_decision: Callable[[], object] | None = None,
+) -> None:
+    """Seat `seat` of a match driven without gRPC plays action 0 until its
+    stream closes, calling `on_decision()` (if given) before each answer."""
+    while True:
+        item = await stream.get()
+        if isinstance(item, StreamClosed):
+            return
+        if isinstance(item, bytes):  # decisions and events go out pre-encoded
+            item = arena_pb2.PlayResponse.FromString(item)
+        if item.WhichOneof("kind") != "decision":
+            continue
+        if on_decision is not None:
+            on_decision()
+        match.answer(seat, item.decision.decision_id, 0)
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,10 @@ from server.inprocess import InProcessServer
 from server.match import Match
 from server.seats import MatchLimits, SeatStream
 from server.spectators import Spectators, Watcher, WatchMessage, spectate
-from server.streams import StreamClosed
 from tests.integrity.helpers import (
     Case,
     SlowBot,
+    answer_first_action,
     case_ids,
     create_request,
     expected_watch_stream,
@@ -239,17 +239,9 @@ def test_a_watcher_that_never_reads_is_dropped_and_the_match_is_not_slowed() -> 
             match.join(seat, stream)
         match.start()
 
-        async def answer(seat: int) -> None:
-            while True:
-                item = await streams[seat].get()
-                if isinstance(item, StreamClosed):
-                    return
-                if isinstance(item, bytes):  # decisions and events go out pre-encoded
-                    item = arena_pb2.PlayResponse.FromString(item)
-                if item.WhichOneof("kind") == "decision":
-                    match.answer(seat, item.decision.decision_id, 0)
-
-        await asyncio.wait_for(asyncio.gather(answer(0), answer(1)), 10)
+        await asyncio.wait_for(
+            asyncio.gather(*(answer_first_action(match, s, streams[s]) for s in range(2))), 10
+        )
         return match, stuck
 
     match, stuck = asyncio.run(scenario())
@@ -312,21 +304,6 @@ async def _spectated(
     return seen
 
 
-async def _answer_first_action(match: Match, seat: int, stream: SeatStream, on_decision) -> None:  # type: ignore[no-untyped-def]
-    """Seat `seat` of `match` plays action 0 until the end, calling
-    `on_decision()` before each answer."""
-    while True:
-        item = await stream.get()
-        if isinstance(item, StreamClosed):
-            return
-        if isinstance(item, bytes):
-            item = arena_pb2.PlayResponse.FromString(item)
-        if item.WhichOneof("kind") != "decision":
-            continue
-        on_decision()
-        match.answer(seat, item.decision.decision_id, 0)
-
-
 def test_a_live_watcher_starts_at_the_snapshot_and_a_later_one_still_gets_the_whole_match() -> None:
     """A watcher that does not ask for the whole match starts the shared log at
     the current snapshot. A watcher that comes later asking for the whole match
@@ -354,7 +331,7 @@ def test_a_live_watcher_starts_at_the_snapshot_and_a_later_one_still_gets_the_wh
 
         await asyncio.wait_for(
             asyncio.gather(
-                *(_answer_first_action(match, s, streams[s], watch_now) for s in range(2))
+                *(answer_first_action(match, s, streams[s], watch_now) for s in range(2))
             ),
             20,
         )
@@ -419,7 +396,7 @@ def test_a_whole_match_watcher_of_a_live_match_waits_its_turn_and_is_not_dropped
                 readers.append(asyncio.create_task(reader))
 
         players = asyncio.gather(
-            *(_answer_first_action(match, s, streams[s], watch_now) for s in range(2))
+            *(answer_first_action(match, s, streams[s], watch_now) for s in range(2))
         )
         while len(match.moves) < 40 and not match.over:
             await asyncio.sleep(0)

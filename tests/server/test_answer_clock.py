@@ -28,8 +28,7 @@ from server.seats import (
     SeatStream,
     refusal,
 )
-from server.streams import StreamClosed
-from tests.integrity.helpers import match_without_grpc
+from tests.integrity.helpers import answer_first_action, match_without_grpc
 
 LOG = structlog.get_logger("test")
 
@@ -256,17 +255,9 @@ def test_a_match_played_to_its_end_leaves_no_timer_set() -> None:
             match.join(seat, stream)
         match.start()
 
-        async def answer(seat: int) -> None:
-            while True:
-                item = await streams[seat].get()
-                if isinstance(item, StreamClosed):
-                    return
-                if isinstance(item, bytes):
-                    item = arena_pb2.PlayResponse.FromString(item)
-                if item.WhichOneof("kind") == "decision":
-                    match.answer(seat, item.decision.decision_id, 0)
-
-        await asyncio.wait_for(asyncio.gather(answer(0), answer(1)), 10)
+        await asyncio.wait_for(
+            asyncio.gather(*(answer_first_action(match, s, streams[s]) for s in range(2))), 10
+        )
         await asyncio.sleep(0.05)  # the match's task runs to its end
         scheduled = asyncio.get_running_loop()._scheduled  # type: ignore[attr-defined]
         return match.over, sum(1 for handle in scheduled if not handle.cancelled())
