@@ -56,6 +56,24 @@ def match_without_grpc(
     return Match(record, game, store, limits=limits)
 
 
+def seat_streams(match: Match) -> list[SeatStream]:
+    """A stream joined to each seat of a match driven without gRPC (not started)."""
+    streams = [SeatStream() for _ in range(match.record.players)]
+    for seat, stream in enumerate(streams):
+        match.join(seat, stream)
+    return streams
+
+
+async def play_first_actions(match: Match, streams: Sequence[SeatStream]) -> None:
+    """Every seat plays action 0 until the match ends (10 s at most)."""
+    await asyncio.wait_for(
+        asyncio.gather(
+            *(answer_first_action(match, seat, stream) for seat, stream in enumerate(streams))
+        ),
+        10,
+    )
+
+
 async def answer_first_action(
     match: Match,
     seat: int,

@@ -24,7 +24,7 @@ from server.app import ServerConfig
 from server.fairness import FairQueue
 from server.inprocess import InProcessServer
 from server.match import Match
-from server.seats import MatchLimits, SeatStream
+from server.seats import MatchLimits
 from server.spectators import Spectators, Watcher, WatchMessage, spectate
 from tests.integrity.helpers import (
     Case,
@@ -37,7 +37,9 @@ from tests.integrity.helpers import (
     get_match,
     get_replay,
     match_without_grpc,
+    play_first_actions,
     private_payload_messages,
+    seat_streams,
 )
 
 pytestmark = pytest.mark.e2e
@@ -234,14 +236,10 @@ def test_a_watcher_that_never_reads_is_dropped_and_the_match_is_not_slowed() -> 
     async def scenario() -> tuple[Match, Watcher]:
         match = match_without_grpc("sheep-n-sheep", 3, limits=MatchLimits(watch_queue=5))
         stuck = match.watch(from_start=False)
-        streams = [SeatStream(), SeatStream()]
-        for seat, stream in enumerate(streams):
-            match.join(seat, stream)
+        streams = seat_streams(match)
         match.start()
 
-        await asyncio.wait_for(
-            asyncio.gather(*(answer_first_action(match, s, streams[s]) for s in range(2))), 10
-        )
+        await play_first_actions(match, streams)
         return match, stuck
 
     match, stuck = asyncio.run(scenario())
@@ -313,9 +311,7 @@ def test_a_live_watcher_starts_at_the_snapshot_and_a_later_one_still_gets_the_wh
 
     async def scenario() -> tuple[Match, list[list[arena_pb2.WatchResponse]], int, list[int]]:
         match = match_without_grpc("sheep-n-sheep", 11)
-        streams = [SeatStream(), SeatStream()]
-        for seat, stream in enumerate(streams):
-            match.join(seat, stream)
+        streams = seat_streams(match)
         match.start()
         watchers: list[tuple[Watcher, int]] = []
         unread_at_join: list[int] = []
@@ -376,9 +372,7 @@ def test_a_whole_match_watcher_of_a_live_match_waits_its_turn_and_is_not_dropped
 
     async def scenario() -> tuple[Match, list[arena_pb2.WatchResponse], int, int]:
         match = match_without_grpc("sheep-n-sheep", 12, limits=MatchLimits(watch_queue=5))
-        streams = [SeatStream(), SeatStream()]
-        for seat, stream in enumerate(streams):
-            match.join(seat, stream)
+        streams = seat_streams(match)
         keeper = match.watch(from_start=False)  # the log begins at move 0
         match.start()
         turns = FairQueue(1)

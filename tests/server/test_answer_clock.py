@@ -28,7 +28,7 @@ from server.seats import (
     SeatStream,
     refusal,
 )
-from tests.integrity.helpers import answer_first_action, match_without_grpc
+from tests.integrity.helpers import match_without_grpc, play_first_actions, seat_streams
 
 LOG = structlog.get_logger("test")
 
@@ -250,14 +250,10 @@ def test_a_match_played_to_its_end_leaves_no_timer_set() -> None:
 
     async def scenario() -> tuple[bool, int]:
         match = match_without_grpc("sheep-n-sheep", 4)
-        streams = [SeatStream(), SeatStream()]
-        for seat, stream in enumerate(streams):
-            match.join(seat, stream)
+        streams = seat_streams(match)
         match.start()
 
-        await asyncio.wait_for(
-            asyncio.gather(*(answer_first_action(match, s, streams[s]) for s in range(2))), 10
-        )
+        await play_first_actions(match, streams)
         await asyncio.sleep(0.05)  # the match's task runs to its end
         scheduled = asyncio.get_running_loop()._scheduled  # type: ignore[attr-defined]
         return match.over, sum(1 for handle in scheduled if not handle.cancelled())
