@@ -8,6 +8,8 @@ told INVALID_ARGUMENT instead of FAILED_PRECONDITION, passed every test."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import grpc
@@ -149,16 +151,22 @@ def _finished_matches(db: Path, count: int) -> None:
         store.close()
 
 
+@contextmanager
+def _listing_of(db: Path) -> Iterator[arena_pb2_grpc.ArenaStub]:
+    """A client of a server in this process serving the matches in `db`."""
+    with (
+        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
+        grpc.insecure_channel(server.address) as channel,
+    ):
+        yield arena_pb2_grpc.ArenaStub(channel)
+
+
 def test_a_limit_past_a_thousand_gets_a_thousand(tmp_path: Path) -> None:
     """`limit` is 1,000 at most: one more asked for is a page of 1,000 with a
     token for the rest, not 1,001."""
     db = tmp_path / "many.db"
     _finished_matches(db, MOST_A_PAGE + 1)
-    with (
-        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
-        grpc.insecure_channel(server.address) as channel,
-    ):
-        stub = arena_pb2_grpc.ArenaStub(channel)
+    with _listing_of(db) as stub:
         for limit in (MOST_A_PAGE + 1, 2**31 - 1):
             page = stub.ListMatches(arena_pb2.ListMatchesRequest(limit=limit), timeout=30)
             assert len(page.matches) == MOST_A_PAGE
@@ -176,11 +184,7 @@ def test_no_limit_gets_the_default_page_of_a_hundred(tmp_path: Path) -> None:
     of the newest 100 and a token for the rest, not one match fewer or more."""
     db = tmp_path / "some.db"
     _finished_matches(db, DEFAULT_PAGE + 5)
-    with (
-        InProcessServer(ServerConfig(), SqliteStore(db)) as server,
-        grpc.insecure_channel(server.address) as channel,
-    ):
-        stub = arena_pb2_grpc.ArenaStub(channel)
+    with _listing_of(db) as stub:
         page = stub.ListMatches(arena_pb2.ListMatchesRequest(), timeout=30)
         newest_first = [f"{number:016x}" for number in range(DEFAULT_PAGE + 4, -1, -1)]
         assert [m.match_id for m in page.matches] == newest_first[:DEFAULT_PAGE]
