@@ -48,7 +48,10 @@ class PacedBot:
 class Showcase:
     server: InProcessServer
     web: RunningWeb | None = None
-    finished: dict[str, str] = field(default_factory=dict)  # game -> match id
+    # game -> the match start_showcase played or started for it. Tests that
+    # share a showcase read these, so a test's own play_finished or
+    # start_live never replaces them.
+    finished: dict[str, str] = field(default_factory=dict)
     live: dict[str, str] = field(default_factory=dict)
     _players: list[asyncio.Future[object]] = field(default_factory=list)
 
@@ -65,7 +68,6 @@ class Showcase:
     def play_finished(self, game: str, players: int, seed: int) -> str:
         bots = [RandomBot(seed * 10 + seat) for seat in range(players)]
         outcome = self.server.run(play_match(self.server.address, game, bots, seed=seed))
-        self.finished[game] = outcome.match_id
         return outcome.match_id
 
     def start_live(self, game: str, players: int, seed: int, delay: float) -> str:
@@ -82,9 +84,7 @@ class Showcase:
                 )
             return created.match_id
 
-        match_id = self.server.run(begin())
-        self.live[game] = match_id
-        return match_id
+        return self.server.run(begin())
 
     def run_tournament(
         self, database: Path, games_per_pairing: int = 2, secret_deals: bool = True
@@ -143,12 +143,12 @@ def start_showcase(
     try:
         for game in games:
             players, seed = GAMES[game]
-            showcase.play_finished(game, players, seed)
+            showcase.finished[game] = showcase.play_finished(game, players, seed)
         if tournament_dbs and not Path(tournament_dbs[0]).exists():
             showcase.run_tournament(Path(tournament_dbs[0]), secret_deals=secret_deals)
         for game in live:
             players, seed = GAMES[game]
-            showcase.start_live(game, players, seed + 100, live_delay)
+            showcase.live[game] = showcase.start_live(game, players, seed + 100, live_delay)
         showcase.web = server.run(
             start_web(WebConfig(server.address, tuple(tournament_dbs)), "127.0.0.1", 0)
         )
