@@ -105,8 +105,12 @@ run().then(
     process.exitCode = code;
   },
   (error) => {
-    const said = `sheepfold-create-match: ${error.message}\n`;
-    process.stderr.write(error instanceof UsageError ? usageErrorText('sheepfold-create-match', error.message) : said);
+    if (error instanceof UsageError) {
+      process.stderr.write(usageErrorText('sheepfold-create-match', error.message));
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`sheepfold-create-match: ${error.message}\n`);
     process.exitCode = error instanceof ContractNotFound ? 1 : 2;
   },
 );

@@ -76,6 +76,13 @@ test('a package packed without its scripts (ignore-scripts) says in one line tha
         "in a bot sandbox, let the bot read the repository's proto/ (`sheepfold match --read-only`, a tournament bot's " +
         '`sandbox.read_only`); pack with `npm pack --ignore-scripts=false`\n',
     );
+    // sheepfold-create-match says the same in its own name: a failure, not a usage error (no 'Run ... --help').
+    const create = spawnSync(process.execPath, [path.join(unpacked, 'bin', 'create-match.js'), '--game', 'g', '--server', '127.0.0.1:1'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(create.status, 1, create.stderr);
+    assert.equal(create.stderr, run.stderr.replace(/^sheepfold-node-bot: /, 'sheepfold-create-match: '));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
