@@ -9,6 +9,7 @@ event loop only through `quick_writes`, which never wait.
 
 from __future__ import annotations
 
+import heapq
 import threading
 import time
 from collections.abc import Callable
@@ -112,7 +113,12 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self._matches: dict[str, StoredMatch] = {}
+        # The finished and aborted matches twice, so that a pruning batch costs
+        # about what it deletes (as the file's indexes make it), not a sort of
+        # them all: in the order they ended, with when (time.time())...
         self._finished_at: dict[str, float] = {}
+        # ...and as a heap of (created_at, match_id), for --keep-finished.
+        self._by_creation: list[tuple[float, str]] = []
         # The server's writer and reader threads share it.
         self._lock = threading.Lock()
 
@@ -164,6 +170,8 @@ class MemoryStore:
         stored.status = status
         stored.result = result
         stored.end_reason = end_reason
+        if self._finished_at.pop(match_id, None) is None:
+            heapq.heappush(self._by_creation, (stored.record.created_at, match_id))
         self._finished_at[match_id] = time.time()
 
     def load(self, match_id: str) -> StoredMatch | None:
@@ -206,24 +214,35 @@ class MemoryStore:
 
     def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
         with self._lock:
-            over = [m for m in self._matches.values() if m.status in OVER]
-            over.sort(key=lambda m: m.record.created_at, reverse=True)
-            doomed = over[keep:] if keep is not None else []
+            doomed: dict[str, None] = {}  # an ordered set
+            if keep is not None:
+                # The oldest (settled - keep), as the file's store counts them.
+                due = min(batch, len(self._finished_at) - keep)
+                while len(doomed) < due:
+                    _, match_id = heapq.heappop(self._by_creation)
+                    if match_id in self._finished_at:  # else pruned by age already
+                        doomed[match_id] = None
             if finished_before is not None:
-                doomed += [
-                    m
-                    for m in over[: len(over) if keep is None else keep]
-                    if self._finished_at.get(m.record.match_id, m.record.created_at)
-                    < finished_before
-                ]
-            for stored in doomed[:batch]:
-                del self._matches[stored.record.match_id]
-                self._finished_at.pop(stored.record.match_id, None)
-            return min(batch, len(doomed))
+                # In the order they ended: the first that ended too lately to go
+                # ends the look (a clock set back may leave one due behind it
+                # until a later prune).
+                for match_id, finished_at in self._finished_at.items():
+                    if len(doomed) >= batch or finished_at >= finished_before:
+                        break
+                    doomed[match_id] = None
+            for match_id in doomed:
+                del self._matches[match_id]
+                del self._finished_at[match_id]
+            # A match pruned by age stays in the heap until it comes to the top.
+            while self._by_creation and self._by_creation[0][1] not in self._finished_at:
+                heapq.heappop(self._by_creation)
+            return len(doomed)
 
     def close(self) -> None:
         with self._lock:
             self._matches.clear()
+            self._finished_at.clear()
+            self._by_creation.clear()
 
 
 class _QuickMemoryWrites:
