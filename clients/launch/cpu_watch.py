@@ -9,12 +9,16 @@ CPU time, read while it still runs, does: one that had used its `cpu_seconds`
 had been sent SIGXCPU, and its SIGKILL is the CPU limit's. Every process of the
 sandbox is read, not only the one the command started: a script that starts
 the bot and waits for it (a `run.sh` without `exec`) exits 128 + 9 for the
-bot's SIGKILL, and its own CPU time says nothing.
+bot's SIGKILL, and its own CPU time says nothing. They are found through each
+process's /proc/PID/task/TID/children, or, on a kernel built without
+CONFIG_PROC_CHILDREN (which has no such files), through every process's
+/proc/PID/stat, which names its parent.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 
 __all__ = ["CpuWatch", "cpu_seconds_used"]
@@ -23,6 +27,13 @@ POLL_SECONDS = 0.25
 # Readings closer together than this are not taken, however fast it spends CPU.
 SHORTEST_SECONDS = 0.01
 TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@functools.cache
+def kernel_lists_children() -> bool:
+    """Whether this kernel has /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN)."""
+    pid = os.getpid()
+    return os.path.exists(f"/proc/{pid}/task/{pid}/children")
 
 
 def _descendants(pid: int) -> list[int]:
@@ -47,17 +58,50 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
+def _descendants_by_parent(pid: int) -> list[int]:
+    """`_descendants` without the children files: every process's parent read
+    from its stat (a child of any thread names its process), one file a process
+    on the machine (about 10 us each)."""
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            fields = _stat_fields(int(name))
+            if fields is not None and fields[1].isdigit():
+                children.setdefault(int(fields[1]), []).append(int(name))
+    found: list[int] = []
+    parents = [pid]
+    while parents:
+        # Popped: a parent is looked at once, whatever a reused pid says.
+        below = children.pop(parents.pop(), [])
+        found += below
+        parents += below
+    return found
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the name (state first, then the
+    parent's pid); None once the process is gone."""
+    try:
+        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        stat = os.read(fd, 4096).decode("ascii", "replace")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    # After the name, which may hold spaces and parentheses.
+    return stat[stat.rfind(")") + 2 :].split()
+
+
 def cpu_seconds_used(pid: int) -> tuple[float, int] | None:
     """The CPU time (user and system, all its threads) the process `pid` has
     used, with its start time (which tells a process from a later one given the
     same pid); None once it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as file:
-            stat = file.read()
-    except OSError:
+    fields = _stat_fields(pid)
+    if fields is None:
         return None
-    # After the name, which may hold spaces and parentheses: state is field 3.
-    fields = stat[stat.rfind(")") + 2 :].split()
     try:
         user, system, started = int(fields[11]), int(fields[12]), int(fields[19])
     except (IndexError, ValueError):
@@ -74,9 +118,13 @@ class CpuWatch:
     its limit: a program spending CPU on several cores at once goes from its
     soft limit to its hard one in a fraction of a second."""
 
-    def __init__(self, chain: int, limit: float) -> None:
+    def __init__(self, chain: int, limit: float, children_files: bool | None = None) -> None:
+        """`children_files`: find the chain's processes through /proc's children
+        files (True) or through each process's parent (False); None: the files
+        wherever this kernel has them."""
         self.chain = chain
         self.limit = limit
+        self._children_files = kernel_lists_children() if children_files is None else children_files
         self.used = 0.0  # the most CPU time one process was read to have used
         self._started: int | None = None  # the chain's start time
 
@@ -90,7 +138,8 @@ class CpuWatch:
         if chain is None or self._started not in (None, chain[1]):
             return False
         self._started = chain[1]
-        for pid in _descendants(self.chain):
+        found = _descendants if self._children_files else _descendants_by_parent
+        for pid in found(self.chain):
             process = cpu_seconds_used(pid)
             if process is not None:
                 self.used = max(self.used, process[0])
