@@ -13,9 +13,10 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.bots import BotSpecError, load_bot
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import create_match, play_match
-from clients.sdk import DecisionView, SeatError, _Rejoins, play, should_rejoin
+from clients.sdk import DecisionView, SeatError, Unreachable, _Rejoins, play, should_rejoin
 from server.app import ServerConfig
 from server.inprocess import InProcessServer, serving_here
+from tests.sockets import closed_loopback_address
 
 pytestmark = pytest.mark.e2e
 
@@ -307,3 +308,16 @@ def test_what_cannot_play_is_refused_before_joining(bot: object, message: str) -
     the address has no server, so anything that tried to connect says so."""
     with pytest.raises(TypeError, match=message):
         asyncio.run(play(bot, "127.0.0.1:1", "m", "t"))  # type: ignore[arg-type]
+
+
+def test_a_first_connection_refused_is_said_at_once_not_rejoined() -> None:
+    """Nothing listens at the address when the seat starts (a mistyped port):
+    `play` raises Unreachable at once, as it promises; only a seat that was
+    connected waits for its server and rejoins, for rejoin_seconds (90 s)."""
+    address = closed_loopback_address()
+
+    async def scenario() -> None:
+        await asyncio.wait_for(play(RandomBot(1), address, "m", "t"), 5)
+
+    with pytest.raises(Unreachable, match="connection refused"):
+        asyncio.run(scenario())
