@@ -321,3 +321,18 @@ def test_a_first_connection_refused_is_said_at_once_not_rejoined() -> None:
 
     with pytest.raises(Unreachable, match="connection refused"):
         asyncio.run(scenario())
+
+
+def test_a_seat_named_apart_from_its_token_is_refused_not_played() -> None:
+    """`seat` goes in the join: a bot told seat 1 with seat 0's token is refused
+    PERMISSION_DENIED, rather than the server playing it as the token's seat."""
+
+    async def scenario() -> None:
+        async with serving_here(ServerConfig()) as address:
+            created = await create_match(address, "sheep-and-garden", 1, seed=4)
+            await play(RandomBot(1), address, created.match_id, created.seat_tokens[0], 1)
+
+    with pytest.raises(SeatError) as refused:
+        asyncio.run(scenario())
+    assert refused.value.code == grpc.StatusCode.PERMISSION_DENIED
+    assert refused.value.details == "this token does not belong to seat 1"
