@@ -336,3 +336,26 @@ def test_a_seat_named_apart_from_its_token_is_refused_not_played() -> None:
         asyncio.run(scenario())
     assert refused.value.code == grpc.StatusCode.PERMISSION_DENIED
     assert refused.value.details == "this token does not belong to seat 1"
+
+
+def test_a_seat_that_joins_an_aborted_match_is_told_so_not_given_a_result() -> None:
+    """After FAILED_PRECONDITION the SDK returns the result of a finished match;
+    an aborted one has none to give, and its seat ends in the server's words."""
+
+    async def scenario() -> None:
+        async with serving_here(ServerConfig(start_timeout=0.2)) as address:
+            created = await create_match(address, "sheep-n-sheep", 2, seed=4)
+            async with grpc.aio.insecure_channel(address) as channel:
+                stub = arena_pb2_grpc.ArenaStub(channel)
+                request = arena_pb2.GetMatchRequest(match_id=created.match_id)
+                for _ in range(100):
+                    info = await stub.GetMatch(request, timeout=5)
+                    if info.status == arena_pb2.MATCH_STATUS_ABORTED:
+                        break
+                    await asyncio.sleep(0.05)
+            await play(RandomBot(1), address, created.match_id, created.seat_tokens[0])
+
+    with pytest.raises(SeatError) as refused:
+        asyncio.run(scenario())
+    assert refused.value.code == grpc.StatusCode.FAILED_PRECONDITION
+    assert "aborted" in refused.value.details, refused.value.details
