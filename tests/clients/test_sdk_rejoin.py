@@ -114,3 +114,13 @@ def test_only_a_rejoin_waits_through_refusals_for_its_server(
     assert isinstance(outcome, arena_pb2.MatchResult), outcome
     assert relay.play_calls == 2
     assert sorted(waits.values()) == [[False], [False, True]], waits
+
+
+def test_a_stream_that_ends_unknown_in_play_is_joined_again() -> None:
+    """UNKNOWN is rejoined as UNAVAILABLE and INTERNAL are (some gRPC stacks and
+    proxies end a lost stream so): the seat plays its match to the end."""
+    faults = PlayFaults(cut_after_decisions=2, cut_code=grpc.StatusCode.UNKNOWN)
+    outcome, relay, other = asyncio.run(_seat_through_relay(faults))
+    assert isinstance(outcome, arena_pb2.MatchResult), outcome
+    assert outcome == other, "both seats saw the same result"
+    assert relay.play_calls == 2
