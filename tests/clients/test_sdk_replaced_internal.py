@@ -17,7 +17,7 @@ from sheepfold.v1 import arena_pb2, arena_pb2_grpc
 from clients.bots.random_bot import RandomBot
 from clients.connect import LOOK_SECONDS
 from clients.matchplay import create_match
-from clients.sdk import DecisionView, SeatError, play, seat_taken
+from clients.sdk import SEAT_RECHECK_SECONDS, DecisionView, SeatError, play, seat_taken
 from server.app import ServerConfig
 from server.inprocess import serving_here
 from tests.play_relay import PlayFaults, Relay
@@ -164,3 +164,23 @@ def test_a_seat_cut_internal_while_nobody_else_holds_it_rejoins_and_finishes() -
     mine, other, calls = asyncio.run(run())
     assert mine == other
     assert calls == 2
+
+
+def test_a_seat_let_go_before_the_second_look_is_not_taken() -> None:
+    """A stream the server has yet to notice is gone leaves its seat connected
+    for a moment: the seat is looked at again SEAT_RECHECK_SECONDS later, and
+    a seat free by then is not taken (the stream that lost it rejoins)."""
+
+    async def run() -> bool:
+        async with serving_here(ServerConfig()) as address:
+            created = await create_match(address, "sheep-showdown", 2, seed=43)
+            async with grpc.aio.insecure_channel(address) as channel:
+                held = await _hold(
+                    arena_pb2_grpc.ArenaStub(channel), created.match_id, created.seat_tokens[0]
+                )
+                looking = asyncio.create_task(seat_taken(address, created.match_id, 0))
+                await asyncio.sleep(SEAT_RECHECK_SECONDS / 5)
+                held.cancel()
+                return await looking
+
+    assert not asyncio.run(run())
