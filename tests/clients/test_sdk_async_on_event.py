@@ -9,6 +9,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from sheepfold.v1 import arena_pb2
 
 from clients.bots.random_bot import RandomBot
 from clients.matchplay import create_match
@@ -96,3 +97,44 @@ def test_a_tournament_seat_awaits_an_async_on_event() -> None:
     finally:
         seat.close()
     assert bot.events == 1
+
+
+class _ThinksOverItsFirstEvent:
+    """Answers at once, but thinks in `on_event` over its first event past the
+    decision's deadline; notes each decision it is asked after that event."""
+
+    def __init__(self) -> None:
+        self.events = 0
+        self.asked_after_the_event: list[int] = []
+
+    def decide(self, decision: DecisionView) -> int:
+        if self.events:
+            self.asked_after_the_event.append(decision.decision_id)
+        return 0
+
+    async def on_event(self, event: object) -> None:
+        self.events += 1
+        if self.events == 1:
+            await asyncio.sleep(5)
+
+
+def test_a_match_over_while_on_event_thinks_asks_for_no_decision() -> None:
+    """The seat misses the deadline of the decision its event came in and is
+    disqualified (one strike), and the server plays out its one-seat match:
+    the result comes while `on_event` thinks, and `play` returns it without
+    asking `decide` about that decision (a `decide` that thinks long would
+    have held the seat after its match was over)."""
+    bot = _ThinksOverItsFirstEvent()
+    clock = arena_pb2.ClockSettings(decision_seconds=0.5, max_strikes=1)
+
+    async def scenario() -> arena_pb2.MatchResult:
+        async with serving_here(ServerConfig()) as address:
+            created = await create_match(address, "sheep-and-garden", 1, seed=4, clock=clock)
+            return await asyncio.wait_for(
+                play(bot, address, created.match_id, created.seat_tokens[0]), 4
+            )
+
+    result = asyncio.run(scenario())
+    assert result.seats[0].disqualified, result
+    assert bot.events == 1
+    assert bot.asked_after_the_event == []
