@@ -336,3 +336,39 @@ def test_by_default_a_seat_takes_4_mib_as_a_server_does() -> None:
 def test_max_message_bytes_out_of_range_is_refused_before_connecting(limit: int) -> None:
     with pytest.raises(ValueError, match=r"from 1048576 \(1 MiB: a decision is one message\)"):
         asyncio.run(play(RandomBot(1), "127.0.0.1:1", "m", "t", max_message_bytes=limit))
+
+
+class _EndingArena(arena_pb2_grpc.ArenaServicer):
+    """Answers each join, then ends the stream OK with no result (a proxy that
+    closes streams cleanly, a server that lost the match)."""
+
+    def __init__(self) -> None:
+        self.streams = 0
+
+    async def Play(
+        self, requests: AsyncIterator[arena_pb2.PlayRequest], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[arena_pb2.PlayResponse]:
+        await anext(aiter(requests))
+        self.streams += 1
+        yield arena_pb2.PlayResponse(joined=arena_pb2.Joined(seat=0, game="sheep-showdown"))
+
+
+def test_streams_that_end_without_a_result_before_play_are_given_up_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stream that ends with neither a result nor an error is joined again,
+    but only a stream back in play ends the outage: streams that end at once,
+    every join answered, are given up on after `rejoin_seconds`."""
+    monkeypatch.setattr(sdk._Rejoins, "delay", lambda self: 0.01)
+
+    async def scenario() -> tuple[SeatError, int]:
+        arena = _EndingArena()
+        async with _serving(arena) as address:
+            with pytest.raises(SeatError) as gave_up:
+                await asyncio.wait_for(play(RandomBot(1), address, "m", "t", rejoin_seconds=0.3), 5)
+            return gave_up.value, arena.streams
+
+    error, streams = asyncio.run(scenario())
+    assert error.code == grpc.StatusCode.UNAVAILABLE and streams > 2
+    assert error.details.startswith("the stream ended without a result; gave up after ")
+    assert " over 0.3 s (rejoin_seconds" in error.details, error.details
