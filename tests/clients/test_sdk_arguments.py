@@ -11,7 +11,8 @@ import asyncio
 import pytest
 
 from clients.bots.random_bot import RandomBot
-from clients.sdk import play
+from clients.sdk import Unreachable, play
+from tests.sockets import closed_loopback_address
 
 
 @pytest.mark.parametrize(
@@ -32,4 +33,23 @@ def test_a_match_id_or_token_that_is_no_string_is_refused(match_id: object, toke
     with pytest.raises(TypeError, match="must be a string"):
         asyncio.run(
             asyncio.wait_for(play(RandomBot(0), "127.0.0.1:1", match_id, token), timeout=2)  # type: ignore[arg-type]
+        )
+
+
+@pytest.mark.parametrize("seat", [-(2**31) - 1, 2**31])
+def test_a_seat_past_the_wire_s_int32_is_refused_before_connecting(seat: int) -> None:
+    with pytest.raises(ValueError, match="a seat is a 32-bit signed number"):
+        asyncio.run(asyncio.wait_for(play(RandomBot(0), "127.0.0.1:1", "m", "t", seat), timeout=2))
+
+
+@pytest.mark.parametrize("limit", [1024 * 1024, 2**31 - 1])
+def test_max_message_bytes_at_either_bound_is_taken(limit: int) -> None:
+    """1 MiB (a decision is one message) and gRPC's largest are within bounds:
+    `play` goes on to connect, where nothing listens."""
+    address = closed_loopback_address()
+    with pytest.raises(Unreachable, match="connection refused"):
+        asyncio.run(
+            asyncio.wait_for(
+                play(RandomBot(0), address, "m", "t", max_message_bytes=limit), timeout=5
+            )
         )
