@@ -104,6 +104,18 @@ describe('server addresses', () => {
       ['::1:50051', /IPv6 address goes in brackets/],
       ['unix:', /names no address after its scheme/],
       ['dns:///bad host:1', /has a space/],
+      // grpc-js passed these on to its socket (a RangeError) or to its DNS resolver ("Failed to parse DNS address").
+      ['ipv4:1.2.3.4:99999', /^--server "ipv4:1.2.3.4:99999": 99999 is not a port: use 1 to 65535$/],
+      ['ipv6:[::1]:0', /: 0 is not a port: use 1 to 65535$/],
+      ['dns:///localhost:70000', /: 70000 is not a port/],
+      ['dns://8.8.8.8/localhost:000099999', /: 99999 is not a port/],
+      ['unix-abstract:x', /^--server "unix-abstract:x": grpc-js, which this client connects with, has no unix-abstract: addresses; use unix:PATH or HOST:PORT$/],
+      ['ipv4:my-host:50051', /"my-host" is not an IPv4 address \(e\.g\. ipv4:127\.0\.0\.1:50051\)$/],
+      ['ipv6:127.0.0.1:50051', /"127.0.0.1" is not an IPv6 address/],
+      ['dns:localhost:5o', /"localhost:5o" is not HOST:PORT \(e\.g\. dns:localhost:50051\)$/],
+      ['ipv4:1.2.3.4:', /is not HOST:PORT/],
+      ['ipv4:1.2.3.4:50051,5.6.7.8:99999', /names several servers; this command plays on one HOST:PORT$/],
+      ['127.0.0.1:1,127.0.0.1:2', /names several servers/],
     ]) {
       assert.throws(() => config(server), (error) => error instanceof UsageError && /^--server /.test(error.message) && why.test(error.message), server);
     }
@@ -111,7 +123,7 @@ describe('server addresses', () => {
   });
 
   test('well-formed addresses pass as they are', () => {
-    for (const server of ['127.0.0.1:50051', 'localhost:1', 'my-host.example.org:65535', '[::1]:50051', 'unix:/tmp/a b.sock', 'unix:///run/x.sock', 'dns:///localhost:50051', 'ipv4:127.0.0.1:1']) {
+    for (const server of ['127.0.0.1:50051', 'localhost:1', 'my-host.example.org:65535', '[::1]:50051', 'unix:/tmp/a b.sock', 'unix:///run/x.sock', 'dns:///localhost:50051', 'ipv4:127.0.0.1:1', 'ipv4:127.0.0.1', 'ipv6:[::1]:65535', 'ipv6:::1', 'dns://127.0.0.1:53/localhost:50051', 'unix:/tmp/a,b.sock']) {
       assert.equal(config(server).address, server);
       assert.equal(checkAddress(server), server);
     }
@@ -126,6 +138,19 @@ describe('server addresses', () => {
     assert.match(stderr.text.split('\n')[0], /^sheepfold-node-bot: --server "not an address:xx": .* is not a host name or address$/);
     assert.doesNotMatch(stderr.text, /rejoining/);
     assert.equal(stdout.text, '');
+  });
+
+  test('a gRPC target grpc-js cannot dial is a one-line usage error, exit status 2', async () => {
+    for (const [server, why] of [
+      ['ipv4:1.2.3.4:99999', '"ipv4:1.2.3.4:99999": 99999 is not a port: use 1 to 65535'],
+      ['unix-abstract:x', '"unix-abstract:x": grpc-js, which this client connects with, has no unix-abstract: addresses; use unix:PATH or HOST:PORT'],
+    ]) {
+      const stdout = { text: '', write(chunk) { this.text += chunk; } };
+      const stderr = { text: '', write(chunk) { this.text += chunk; } };
+      assert.equal(await main(['--server', server, '--match', 'm', '--token', 't', '--max-reconnects', '0'], {}, { stdout, stderr }), 2, stderr.text);
+      assert.equal(stderr.text, `sheepfold-node-bot: --server ${why}\nRun 'sheepfold-node-bot --help' to see its options.\n`);
+      assert.equal(stdout.text, '');
+    }
   });
 
   test('playSeat refuses a malformed address before connecting', async () => {

@@ -37,6 +37,17 @@ test('a usage error is its reason and where the help is, two lines, exit 2', asy
   }
 });
 
+test("sheepfold-create-match refuses an address grpc-js would fail only when dialling, as a usage error", async () => {
+  // It printed grpc-js's "RangeError [ERR_SOCKET_BAD_PORT]: Port should be >= 0 and < 65536", exit 1.
+  const done = await run('sheepfold-create-match', ['--game', 'g', '--server', 'ipv4:1.2.3.4:99999']);
+  assert.equal(done.status, 2, done.lines.join('\n'));
+  assert.deepEqual(done.lines, [
+    'sheepfold-create-match: --server "ipv4:1.2.3.4:99999": 99999 is not a port: use 1 to 65535',
+    "Run 'sheepfold-create-match --help' to see its options.",
+    '',
+  ]);
+});
+
 test('the help it points to is there: --help prints the usage on stdout, exit 0', async () => {
   for (const command of Object.keys(PROGRAMS)) {
     const done = await run(command, ['--help']);
