@@ -3,6 +3,7 @@ schema version with its migrations is handled from day one."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 import sys
 import time
@@ -19,7 +20,8 @@ import games
 from server import sqlite_schema
 from server import store as store_module
 from server.match_restore import restored_match
-from server.records import ClockConfig, DamagedRecord, MatchRecord, RecordedMove
+from server.page_tokens import Position
+from server.records import ClockConfig, DamagedRecord, MatchRecord, RecordedMove, StoredMatch
 from server.sqlite_schema import SCHEMA_VERSION, StoreError, migrate, schema_version
 from server.sqlite_store import SqliteStore
 from server.store import ANY_OVER, MemoryStore, Store
@@ -312,6 +314,133 @@ def test_a_memory_prune_batch_costs_the_same_however_many_matches_are_finished(
 
     among_many, among_few = steps_of_one_batch(4000), steps_of_one_batch(400)
     assert among_many < 2 * among_few, (among_many, among_few)
+
+
+_GAMES = ("sheep-showdown", "stubborn-sheep")
+_FILTERS = [
+    (game, status)
+    for game in ("", _GAMES[1])
+    for status in ("", ANY_OVER, "finished", "aborted", "running")
+]
+
+
+def _fill_mixed(store: Store, count: int, created_at: type[float] = float) -> None:
+    """`count` matches of two games, three created at each instant (their ids
+    out of order), every fifth aborted, the rest finished but every seventh."""
+    for i in range(count):
+        match_id = f"m{(i * 7919) % 100_000:05d}"
+        record = _record(match_id, created_at=created_at(i // 3))
+        store.create_match(replace(record, game=_GAMES[i % 2]))
+        if i % 7:
+            store.finish_match(match_id, "aborted" if i % 5 == 0 else "finished", b"", "x")
+
+
+def test_a_memory_listing_page_costs_the_same_however_many_matches_are_stored() -> None:
+    """ListMatches on a `serve --db :memory:` server read every stored match and
+    sorted those its filters kept for each page: 2.2 s a page of 20 among
+    300,000, with the store's lock held, so every live match's writes waited.
+    Counted in the store's own steps, not in time: a page among 6,000 matches,
+    first or further down, of each game and status, must cost about what one
+    among 600 does, as the file's store's indexes make it."""
+
+    def steps_of_pages(count: int) -> list[int]:
+        store = MemoryStore()
+        _fill_mixed(store, count, created_at=_ComparedTime)
+        steps_taken = []
+        for game, status in _FILTERS:
+            first = store.recent(game, status, 1)[0].record
+            for after in (None, Position.of(first.created_at - 30, "")):
+                with _steps_run_in_store_py() as steps:
+                    assert len(store.recent(game, status, 20, after)) == 20
+                steps_taken.append(steps[0])
+        return steps_taken
+
+    among_many, among_few = steps_of_pages(6000), steps_of_pages(600)
+    assert all(m < 1.5 * f for m, f in zip(among_many, among_few, strict=True)), (
+        among_many,
+        among_few,
+    )
+
+
+def _pages(store: Store, game: str, status: str, limit: int) -> list[str]:
+    """The match ids of a whole listing, paged through by the last match of
+    each page as a page token does."""
+    listed: list[str] = []
+    after = None
+    while page := store.recent(game, status, limit, after):
+        listed += [summary.record.match_id for summary in page]
+        assert len(listed) <= 1000, "the pages list matches again"  # a test stores fewer
+        after = Position.of_record(page[-1].record)
+    return listed
+
+
+def test_memory_and_file_stores_list_and_page_alike() -> None:
+    """Every filter lists the same matches in the same order in both stores,
+    a page at a time or at once: newest first and, created at one instant, by
+    match_id."""
+    stores: list[Store] = [MemoryStore(), SqliteStore(":memory:")]
+    for store in stores:
+        _fill_mixed(store, 300)
+        store.finish_match("m07919", "aborted", b"", "x")  # finished, then aborted
+        running = [m.record.match_id for m in store.unfinished() if isinstance(m, StoredMatch)]
+        for match_id in random.Random(5).sample(sorted(running), len(running) // 2):
+            store.finish_match(match_id, "finished", b"", "x")
+    for game, status in _FILTERS:
+        for limit in (1, 7, 1000):
+            memory, file = (_pages(store, game, status, limit) for store in stores)
+            assert memory == file, (game, status, limit)
+            assert memory, (game, status)
+    for store in stores:
+        store.close()
+
+
+def test_a_memory_listing_is_its_matches_sorted_through_finishes_and_prunes() -> None:
+    """Matches made at few instants (some before others made earlier, as after
+    a clock set back), finished or aborted in any order, pruned by count and by
+    age: every filter's listing, paged, is the surviving matches sorted."""
+    rng = random.Random(83)
+    store = MemoryStore()
+    made: list[str] = []
+    running: list[str] = []
+    for round_number in range(12):
+        for _ in range(rng.randrange(1, 60)):
+            match_id = f"m{len(made):04d}"
+            created_at = float(rng.randrange(5 * round_number - 8, 5 * round_number + 5))
+            record = replace(_record(match_id, created_at=created_at), game=rng.choice(_GAMES))
+            store.create_match(record)
+            made.append(match_id)
+            running.append(match_id)
+        rng.shuffle(running)
+        for match_id in running[: len(running) // 2]:
+            store.finish_match(match_id, rng.choice(("finished", "aborted")), b"", "x")
+        del running[: len(running) // 2]
+        if round_number % 3 == 2:
+            store.finish_match(rng.choice(made[-20:]), "aborted", b"", "x")  # over again
+        if round_number % 2:
+            store.prune(None, rng.randrange(0, 150), rng.randrange(1, 60))
+        else:
+            store.prune(time.time() + 1, None, rng.randrange(1, 20))
+        kept = [summary for summary in map(store.summary, made) if summary is not None]
+        for game, status in _FILTERS:
+            wanted = sorted(
+                (
+                    summary
+                    for summary in kept
+                    if (not game or summary.record.game == game)
+                    and (
+                        not status
+                        or summary.status == status
+                        or (status == ANY_OVER and summary.status in ("finished", "aborted"))
+                    )
+                ),
+                key=lambda summary: Position.of_record(summary.record),
+            )
+            listed = _pages(store, game, status, rng.choice((1, 7, 1000)))
+            assert listed == [summary.record.match_id for summary in wanted], (
+                round_number,
+                game,
+                status,
+            )
 
 
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
