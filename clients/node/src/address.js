@@ -1,4 +1,4 @@
-// Checking a server address before anything connects, as clients/connect.py's check_address does.
+// Checking a server address before anything connects, as clients/address_check.py's check_address does.
 // grpc-js takes "not an address:xx" or port 99999 without a word and fails only when it dials, so a
 // typo would be retried as an unreachable server for half a minute before the bot gave up.
 import { isIPv4, isIPv6 } from 'node:net';
