@@ -9,14 +9,14 @@ event loop only through `quick_writes`, which never wait.
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import itertools
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
-from operator import itemgetter
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
+
+from sortedcontainers import SortedList
 
 from server.page_tokens import Position
 from server.records import DamagedRecord, MatchRecord, MatchSummary, RecordedMove, StoredMatch
@@ -111,77 +111,15 @@ def summarize(stored: StoredMatch) -> MatchSummary:
     )
 
 
-_Key = tuple[float, str]  # a match's (created_at, match_id)
-_created_at = itemgetter(0)
-
-
-class _Newest:
-    """Some matches' keys in a listing's order, as an index on created_at keeps
-    them for SqliteStore: a page costs about what it lists. Kept ascending (a
-    new match goes on the end) and read from the end, each run of matches
-    created at one instant forwards, so that match_id breaks ties as it does
-    in a listing (Position)."""
-
-    def __init__(self) -> None:
-        self._keys: list[_Key] = []
-        # Keys before this place are gone: the oldest are pruned first, and a
-        # deletion at the start of a list moves all the rest (2 MB at 300,000).
-        self._first = 0
-
-    def add(self, key: _Key) -> None:
-        bisect.insort(self._keys, key, lo=self._first)
-
-    def remove(self, keys: Iterable[_Key]) -> None:
-        """Takes out `keys` (all present): each run of neighbours at once, by
-        moving up those after it or those before it, whichever are fewer."""
-        places = sorted(bisect.bisect_left(self._keys, key, lo=self._first) for key in keys)
-        runs: list[list[int]] = []
-        for place in places:
-            if runs and runs[-1][1] == place:
-                runs[-1][1] += 1
-            else:
-                runs.append([place, place + 1])
-        moved = 0  # how far the keys before a run have moved towards the end
-        for start, stop in reversed(runs):
-            start, stop = start + moved, stop + moved
-            if start - self._first < len(self._keys) - stop:
-                self._keys[self._first + stop - start : stop] = self._keys[self._first : start]
-                self._first += stop - start
-                moved += stop - start
-            else:
-                del self._keys[start:stop]
-        if self._first > len(self._keys) // 2:  # a copy now and then, of fewer than it took out
-            del self._keys[: self._first]
-            self._first = 0
-
-    def after(self, after: Position | None) -> Iterator[_Key]:
-        """The keys in a listing's order, from the first after `after`."""
-        keys, first = self._keys, self._first
-        end = len(keys)
-        if after is not None:
-            # Created at after's instant with a later match_id, then all created before.
-            created_at = after.created_at
-            tied_end = bisect.bisect_right(keys, created_at, lo=first, key=_created_at)
-            tied_start = bisect.bisect_right(keys, (created_at, after.match_id), lo=first)
-            yield from keys[tied_start:tied_end]
-            end = bisect.bisect_left(keys, created_at, lo=first, key=_created_at)
-        while end > first:
-            start = end - 1
-            created_at = keys[start][0]
-            while start > first and keys[start - 1][0] == created_at:
-                start -= 1
-            yield from keys[start:end]
-            end = start
-
-
 class MemoryStore:
     """Keeps everything in this process: lost when the server stops."""
 
     def __init__(self) -> None:
         self._matches: dict[str, StoredMatch] = {}
-        # Every match in a listing's order by (game, status), either "" for any:
-        # ListMatches's filters, as SqliteStore's indexes by status and by game.
-        self._listings: dict[tuple[str, str], _Newest] = {}
+        # Every match's Position, in a listing's order, by (game, status), either
+        # "" for any: ListMatches's filters, as SqliteStore's indexes by status
+        # and by game, so that a page costs about what it lists.
+        self._listings: dict[tuple[str, str], SortedList] = {}
         # The finished and aborted matches twice, so that a pruning batch costs
         # about what it deletes (as the file's indexes make it), not a sort of
         # them all: in the order they ended, with when (time.time())...
@@ -230,16 +168,17 @@ class MemoryStore:
     def _list(self, record: MatchRecord, statuses: Iterable[str]) -> None:
         """`record` added to the listings of each of `statuses` ("" for any),
         of its game and of every game."""
-        key = (record.created_at, record.match_id)
+        position = Position.of_record(record)
         for status in statuses:
             for game in ("", record.game):
-                self._listings.setdefault((game, status), _Newest()).add(key)
+                self._listings.setdefault((game, status), SortedList()).add(position)
 
     def _unlist(self, records: list[MatchRecord], status: str) -> None:
         """`records` taken out of the listings of `status` ("" for any)."""
-        for game in {"", *(record.game for record in records)}:
-            keys = [(r.created_at, r.match_id) for r in records if not game or r.game == game]
-            self._listings[(game, status)].remove(keys)
+        for record in records:
+            position = Position.of_record(record)
+            for game in ("", record.game):
+                self._listings[(game, status)].remove(position)
 
     def _record_move(self, match_id: str, move: RecordedMove) -> None:
         self._matches[match_id].moves.append(move)
@@ -291,14 +230,12 @@ class MemoryStore:
     ) -> list[MatchSummary]:
         with self._lock:
             listed = [
-                self._listings.get((game, one), _Newest()).after(after)
+                self._listings.get((game, one), SortedList()).irange(after, inclusive=(False, True))
                 for one in (OVER if status == ANY_OVER else (status,))
             ]
             # Finished and aborted merged, as SqliteStore merges them.
-            keys = heapq.merge(*listed, key=lambda key: Position.of(*key))
-            return [
-                summarize(self._matches[match_id]) for _, match_id in itertools.islice(keys, limit)
-            ]
+            positions = itertools.islice(heapq.merge(*listed), limit)
+            return [summarize(self._matches[position.match_id]) for position in positions]
 
     def prune(self, finished_before: float | None, keep: int | None, batch: int) -> int:
         with self._lock:
