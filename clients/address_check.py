@@ -3,6 +3,7 @@ clients.connect so that the command line's flag checks need no gRPC."""
 
 from __future__ import annotations
 
+import ipaddress
 import sys
 
 from clients.whole_numbers import ascii_whole_number
@@ -39,6 +40,56 @@ def unix_path_problem(text: str) -> str | None:
     )
 
 
+EXAMPLES = {"dns": "localhost:50051", "ipv4": "127.0.0.1:50051", "ipv6": "[::1]:50051"}
+
+
+def network_target_problem(text: str) -> str | None:
+    """Why the dns:, ipv4: or ipv6: target `text` cannot be dialled, or None.
+
+    gRPC checks these only when it dials, and then printed its own multi-line
+    log ("invalid ipv4 port: '99999'", a source location trace) before the
+    command's "cannot reach the server". Each address is split as gRPC splits
+    it: HOST, HOST:PORT, [IPv6] or [IPv6]:PORT (no port is 443); an ipv4: or
+    ipv6: target may list several, comma-separated."""
+    scheme, _, rest = text.partition(":")
+    if scheme == "dns" and rest.startswith("//"):
+        rest = rest[2:].partition("/")[2]  # dns://AUTHORITY/HOST:PORT
+    for address in [rest] if scheme == "dns" else rest.split(","):
+        host, port_text = _host_and_port(address)
+        example = f"e.g. {scheme}:{EXAMPLES[scheme]}"
+        if host is None:
+            return f"{address!r} is not HOST:PORT ({example})"
+        if port_text is not None:
+            port = ascii_whole_number(port_text)
+            if port is None:
+                return f"{port_text!r} is not a port number"
+            if not 1 <= port <= MAX_PORT:
+                return port_out_of_range(text, port_text).partition(": ")[2]
+        if scheme in ("ipv4", "ipv6"):
+            try:
+                parsed = ipaddress.ip_address(host.partition("%")[0])
+            except ValueError:
+                parsed = None
+            if parsed is None or f"ipv{parsed.version}" != scheme:
+                return f"{host!r} is not an {scheme[:2].upper()}{scheme[2:]} address ({example})"
+    return None
+
+
+def _host_and_port(address: str) -> tuple[str | None, str | None]:
+    """`address`'s host and port text (None when it has none) as gRPC reads
+    them; a host of None when it reads as neither."""
+    if address.startswith("["):
+        host, bracket, after = address[1:].partition("]")
+        if not bracket or ":" not in host or (after and not after.startswith(":")):
+            return None, None
+        return host, after[1:] if after else None
+    if address.count(":") != 1:
+        # Two colons or more: an IPv6 address out of brackets, with no port.
+        return (address or None), None
+    host, _, port_text = address.partition(":")
+    return (host or None), port_text
+
+
 def unbracketed_ipv6(host: str) -> bool:
     """Whether `host`, the part of HOST:PORT before the port, is an IPv6 address
     out of its brackets or half in them: gRPC read "::1:50051" as host
@@ -59,6 +110,10 @@ def check_address(text: str) -> str:
             raise ValueError(f"{text!r}: {problem}")
         if not text.startswith("unix") and _unprintable(text):
             raise ValueError(f"{text!r} has a space in its address")
+        if not text.startswith("unix"):
+            problem = network_target_problem(text)
+            if problem is not None:
+                raise ValueError(f"{text!r}: {problem}")
         return text
     scheme, slashes, rest = text.partition("://")
     if slashes and scheme.isalpha():
