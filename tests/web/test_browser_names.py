@@ -100,9 +100,22 @@ def test_sheep_and_garden_objective_cards_read_whole_words(showcase: Showcase, p
     save_screenshot(page, "sheep-and-garden-objectives")
 
 
-def test_the_matches_list_dates_a_match_of_another_day(showcase: Showcase, page: Any) -> None:
+def test_the_matches_list_dates_a_match_of_another_day(showcase: Showcase, browser: Any) -> None:
     """The list gave a match's start as a time of day alone: a match of three
     days ago read as one of today's."""
+    # A context of its own: a page's clock is its whole context's.
+    context = browser.new_context(viewport={"width": 1400, "height": 950})
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        _dates_a_match_of_another_day(showcase, page)
+    finally:
+        context.close()
+    assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def _dates_a_match_of_another_day(showcase: Showcase, page: Any) -> None:
     match_id = showcase.finished["sheep-showdown"]
     when = f'#finished tr[data-match-id="{match_id}"] td.when'
     page.goto(f"{showcase.url}/")
