@@ -12,7 +12,7 @@ import pytest
 from tests.web.conftest import save_screenshot
 from tests.web.test_browser import wait_for_move
 from tests.web.test_http import _replay
-from web.showcase import start_showcase
+from web.showcase import Showcase
 
 pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
@@ -24,39 +24,36 @@ SOLO_TITLES = {
 }
 
 
-def test_a_finished_solo_match_shows_its_rulebook_title(page: Any) -> None:
+def test_a_finished_solo_match_shows_its_rulebook_title(showcase: Showcase, page: Any) -> None:
     """The title was in the result's details alone: no page showed it."""
-    viewer = start_showcase(games=())
-    try:
-        solo = {game: viewer.play_finished(game, 1, 31) for game in SOLO_TITLES}
-        pair = viewer.play_finished("stubborn-sheep", 2, 32)
-        for game, match_id in solo.items():
-            replay = viewer.server.run(_replay(viewer, match_id))
-            title = SOLO_TITLES[game](json.loads(replay.result.details_json))
-            assert title
-            last = len(replay.actions)
-            page.goto(f"{viewer.url}/match/{match_id}#move={last}")
-            wait_for_move(page, last)
-            assert page.inner_text("#turn [data-solo-title]") == f"Solo rating: {title}"
-            save_screenshot(page, f"solo-title-{game}")
-            # Before the last move the result is not shown, nor is its title.
-            page.keyboard.press("ArrowLeft")
-            wait_for_move(page, replay.actions[-2].move if len(replay.actions) > 1 else 0)
-            assert page.locator("[data-solo-title]").count() == 0
-        moves = len(viewer.server.run(_replay(viewer, pair)).actions)
-        page.goto(f"{viewer.url}/match/{pair}#move={moves}")
-        wait_for_move(page, moves)
-        assert page.locator("#scores td.final").count() == 2
+    # The session's showcase: its own matches, the newest, head its list.
+    solo = {game: showcase.play_finished(game, 1, 31) for game in SOLO_TITLES}
+    pair = showcase.play_finished("stubborn-sheep", 2, 32)
+    for game, match_id in solo.items():
+        replay = showcase.server.run(_replay(showcase, match_id))
+        title = SOLO_TITLES[game](json.loads(replay.result.details_json))
+        assert title
+        last = len(replay.actions)
+        page.goto(f"{showcase.url}/match/{match_id}#move={last}")
+        wait_for_move(page, last)
+        assert page.inner_text("#turn [data-solo-title]") == f"Solo rating: {title}"
+        save_screenshot(page, f"solo-title-{game}")
+        # Before the last move the result is not shown, nor is its title.
+        page.keyboard.press("ArrowLeft")
+        wait_for_move(page, replay.actions[-2].move if len(replay.actions) > 1 else 0)
         assert page.locator("[data-solo-title]").count() == 0
-        # The matches list shows the title beside the solo matches' scores.
-        page.goto(viewer.url + "/")
-        for game, match_id in solo.items():
-            row = f'#finished tr[data-match-id="{match_id}"]'
-            page.wait_for_selector(row)
-            replay = viewer.server.run(_replay(viewer, match_id))
-            title = SOLO_TITLES[game](json.loads(replay.result.details_json))
-            assert page.inner_text(f"{row} [data-solo-title]") == title
-        assert page.locator(f'tr[data-match-id="{pair}"] [data-solo-title]').count() == 0
-        save_screenshot(page, "solo-titles-in-the-list")
-    finally:
-        viewer.stop()
+    moves = len(showcase.server.run(_replay(showcase, pair)).actions)
+    page.goto(f"{showcase.url}/match/{pair}#move={moves}")
+    wait_for_move(page, moves)
+    assert page.locator("#scores td.final").count() == 2
+    assert page.locator("[data-solo-title]").count() == 0
+    # The matches list shows the title beside the solo matches' scores.
+    page.goto(showcase.url + "/")
+    for game, match_id in solo.items():
+        row = f'#finished tr[data-match-id="{match_id}"]'
+        page.wait_for_selector(row)
+        replay = showcase.server.run(_replay(showcase, match_id))
+        title = SOLO_TITLES[game](json.loads(replay.result.details_json))
+        assert page.inner_text(f"{row} [data-solo-title]") == title
+    assert page.locator(f'tr[data-match-id="{pair}"] [data-solo-title]').count() == 0
+    save_screenshot(page, "solo-titles-in-the-list")
