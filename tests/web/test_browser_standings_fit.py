@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,19 @@ def six_bots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "six.sqlite"
 
 
+@pytest.fixture(scope="module")
+def six_bots_viewer(showcase: Showcase, six_bots: Path) -> Iterator[str]:
+    """A viewer of that tournament, one for every window size: it builds the
+    report (bootstrapped intervals, in a replay process of its own) once."""
+    viewer = showcase.server.run(
+        start_web(WebConfig(showcase.server.address, (six_bots,)), "127.0.0.1", 0)
+    )
+    try:
+        yield f"http://127.0.0.1:{viewer.port}"
+    finally:
+        showcase.server.run(viewer.stop())
+
+
 # 1265: the same window less a desktop's 15 px scrollbar (headless Chromium
 # draws none), which the page's height gives it.
 @pytest.mark.parametrize(
@@ -85,15 +99,12 @@ def six_bots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ids=["1280", "1280-less-scrollbar", "390", "320"],
 )
 def test_six_bots_standings_fit_a_laptop_and_scroll_only_on_a_phone(
-    showcase: Showcase, browser: Any, six_bots: Path, width: int, mobile: bool
+    six_bots_viewer: str, browser: Any, width: int, mobile: bool
 ) -> None:
-    viewer = showcase.server.run(
-        start_web(WebConfig(showcase.server.address, (six_bots,)), "127.0.0.1", 0)
-    )
     context = browser.new_context(viewport={"width": width, "height": 800}, is_mobile=mobile)
     try:
         page = context.new_page()
-        page.goto(f"http://127.0.0.1:{viewer.port}/tournaments/0/six-bots")
+        page.goto(f"{six_bots_viewer}/tournaments/0/six-bots")
         page.wait_for_selector("#report table.standings tbody tr")
         seen = page.evaluate(WIDTHS)
         save_screenshot(page, f"standings-six-bots-{width}")
@@ -106,4 +117,3 @@ def test_six_bots_standings_fit_a_laptop_and_scroll_only_on_a_phone(
             assert holds <= shows, seen
     finally:
         context.close()
-        showcase.server.run(viewer.stop())
