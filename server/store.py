@@ -120,12 +120,11 @@ class MemoryStore:
         # "" for any: ListMatches's filters, as SqliteStore's indexes by status
         # and by game, so that a page costs about what it lists.
         self._listings: dict[tuple[str, str], SortedList] = {}
-        # The finished and aborted matches twice, so that a pruning batch costs
-        # about what it deletes (as the file's indexes make it), not a sort of
-        # them all: in the order they ended, with when (time.time())...
+        # The finished and aborted matches in the order they ended, with when
+        # (time.time()), so that a pruning batch by age costs about what it
+        # deletes (as the file's index makes it); by count it reads the oldest
+        # off the end of their listings.
         self._finished_at: dict[str, float] = {}
-        # ...and as a heap of (created_at, match_id), for --keep-finished.
-        self._by_creation: list[tuple[float, str]] = []
         # The server's writer and reader threads share it.
         self._lock = threading.Lock()
 
@@ -173,12 +172,11 @@ class MemoryStore:
             for game in ("", record.game):
                 self._listings.setdefault((game, status), SortedList()).add(position)
 
-    def _unlist(self, records: list[MatchRecord], status: str) -> None:
-        """`records` taken out of the listings of `status` ("" for any)."""
-        for record in records:
-            position = Position.of_record(record)
-            for game in ("", record.game):
-                self._listings[(game, status)].remove(position)
+    def _unlist(self, record: MatchRecord, status: str) -> None:
+        """`record` taken out of the listings of `status` ("" for any)."""
+        position = Position.of_record(record)
+        for game in ("", record.game):
+            self._listings[(game, status)].remove(position)
 
     def _record_move(self, match_id: str, move: RecordedMove) -> None:
         self._matches[match_id].moves.append(move)
@@ -192,13 +190,12 @@ class MemoryStore:
     def _finish_match(self, match_id: str, status: str, result: bytes, end_reason: str) -> None:
         stored = self._matches[match_id]
         if stored.status != status:
-            self._unlist([stored.record], stored.status)
+            self._unlist(stored.record, stored.status)
             self._list(stored.record, (status,))
         stored.status = status
         stored.result = result
         stored.end_reason = end_reason
-        if self._finished_at.pop(match_id, None) is None:
-            heapq.heappush(self._by_creation, (stored.record.created_at, match_id))
+        self._finished_at.pop(match_id, None)  # to the end of the order they ended in
         self._finished_at[match_id] = time.time()
 
     def load(self, match_id: str) -> StoredMatch | None:
@@ -241,12 +238,14 @@ class MemoryStore:
         with self._lock:
             doomed: dict[str, None] = {}  # an ordered set
             if keep is not None:
-                # The oldest (settled - keep), as the file's store counts them.
-                due = min(batch, len(self._finished_at) - keep)
-                while len(doomed) < due:
-                    _, match_id = heapq.heappop(self._by_creation)
-                    if match_id in self._finished_at:  # else pruned by age already
-                        doomed[match_id] = None
+                # The oldest (settled - keep), as the file's store counts them:
+                # their listings' ends, merged.
+                oldest = heapq.merge(
+                    *(reversed(self._listings.get(("", over), SortedList())) for over in OVER),
+                    reverse=True,
+                )
+                due = max(0, min(batch, len(self._finished_at) - keep))
+                doomed = dict.fromkeys(p.match_id for p in itertools.islice(oldest, due))
             if finished_before is not None:
                 # In the order they ended: the first that ended too lately to go
                 # ends the look (a clock set back may leave one due behind it
@@ -255,17 +254,11 @@ class MemoryStore:
                     if len(doomed) >= batch or finished_at >= finished_before:
                         break
                     doomed[match_id] = None
-            gone: dict[str, list[MatchRecord]] = {}  # by status
             for match_id in doomed:
                 stored = self._matches.pop(match_id)
-                gone.setdefault(stored.status, []).append(stored.record)
                 del self._finished_at[match_id]
-            for status, records in gone.items():
-                self._unlist(records, status)
-                self._unlist(records, "")
-            # A match pruned by age stays in the heap until it comes to the top.
-            while self._by_creation and self._by_creation[0][1] not in self._finished_at:
-                heapq.heappop(self._by_creation)
+                self._unlist(stored.record, stored.status)
+                self._unlist(stored.record, "")
             return len(doomed)
 
     def close(self) -> None:
@@ -273,7 +266,6 @@ class MemoryStore:
             self._matches.clear()
             self._listings.clear()
             self._finished_at.clear()
-            self._by_creation.clear()
 
 
 class _QuickMemoryWrites:
