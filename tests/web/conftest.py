@@ -76,7 +76,7 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture(scope=_browser_scope)
-def pages(browser: object) -> Iterator[object]:
+def shared_context(browser: object) -> Iterator[object]:
     """The browser context `page` opens each test's page in: one as long as
     the browser. A fresh context loads the viewer's dozen scripts and its
     stylesheet again for every test; in one context a page loads them from
@@ -92,14 +92,14 @@ def pages(browser: object) -> Iterator[object]:
 
 
 @pytest.fixture
-def page(pages: Any) -> Iterator[object]:
-    page = pages.new_page()
+def page(shared_context: Any) -> Iterator[object]:
+    page = shared_context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
         yield page
     finally:
-        for opened in pages.pages:  # this test's, with the tabs it opened beside it
+        for opened in shared_context.pages:  # this test's, with the tabs it opened beside it
             opened.close()
     assert not errors, f"the page raised JavaScript errors: {errors}"
 
