@@ -64,7 +64,7 @@ def network_target_problem(text: str) -> str | None:
             if port is None:
                 return f"{port_text!r} is not a port number"
             if not 1 <= port <= MAX_PORT:
-                return port_out_of_range(text, port_text).partition(": ")[2]
+                return _not_a_port(port_text)
         if scheme in ("ipv4", "ipv6"):
             try:
                 parsed = ipaddress.ip_address(host.partition("%")[0])
@@ -142,8 +142,13 @@ def check_address(text: str) -> str:
 def port_out_of_range(text: str, port_text: str) -> str:
     """What is said of the address `text` whose port, `port_text` (ASCII digits),
     is past 1..65535: the same for every command taking a server's address."""
+    return f"{text!r}: {_not_a_port(port_text)}"
+
+
+def _not_a_port(port_text: str) -> str:
+    """What is said of a port, `port_text` (ASCII digits), past 1..65535."""
     shown = port_text.lstrip("0") or "0"  # the port as a number, however long
-    return f"{text!r}: {shown} is not a port: use 1 to {MAX_PORT}"
+    return f"{shown} is not a port: use 1 to {MAX_PORT}"
 
 
 def _unprintable(text: str) -> bool:
